@@ -1,0 +1,56 @@
+"""A causal LM with its KV cache: feed only what is new, roll back what was rejected."""
+from __future__ import annotations
+
+import torch
+from transformers import DynamicCache, PreTrainedModel
+
+
+class CachedLM:
+    """Wraps a transformers causal LM and remembers which tokens its cache holds.
+
+    The cache is plain state owned by this object; callers roll it back explicitly.
+    """
+
+    def __init__(self, model: PreTrainedModel):
+        self.model = model
+        self.device = model.device
+        self.cached: list[int] = []
+        self.cache = DynamicCache(config=model.config)
+
+    @property
+    def cache_len(self) -> int:
+        return len(self.cached)
+
+    def start(self) -> None:
+        """Forget everything: a new sequence begins."""
+        self.cached = []
+        self.cache = DynamicCache(config=self.model.config)
+
+    @torch.inference_mode()
+    def logits(self, tokens: list[int], n_last: int = 1) -> torch.Tensor:
+        """Logits (n_last, V) after each of the last n_last positions of `tokens`.
+
+        Feeds tokens[cache_len:] in one forward; the cache must hold a prefix of `tokens`.
+        """
+        if tokens[: self.cache_len] != self.cached:
+            raise RuntimeError("cache out of step with the sequence: roll it back first")
+        new = tokens[self.cache_len :]
+        if not 1 <= n_last <= len(new):
+            raise ValueError(f"need 1..{len(new)} new positions for n_last, got {n_last}")
+        ids = torch.tensor([new], device=self.device)
+        out = self.model(input_ids=ids, cache=self.cache, use_cache=True, logits_to_keep=n_last)
+        self.cached = list(tokens)
+        return out.logits[0]
+
+    def rollback(self, n_keep: int) -> None:
+        """Drop cached positions past n_keep (transformers 5 crops with a negative count)."""
+        drop = self.cache_len - n_keep
+        if drop > 0:
+            self.cache.crop(-drop)
+            del self.cached[n_keep:]
+
+
+@torch.inference_mode()
+def last_logits(model: PreTrainedModel, sequences: torch.Tensor, n_last: int = 1) -> torch.Tensor:
+    """Cache-free batched forward: logits (B, n_last, V) for equal-length sequences (B, L)."""
+    return model(input_ids=sequences.to(model.device), use_cache=False, logits_to_keep=n_last).logits

@@ -1,0 +1,25 @@
+"""Where the models run: CUDA when present, CPU otherwise, unless the user says which."""
+from __future__ import annotations
+
+import time
+
+import torch
+
+
+def pick_device(requested: str = "auto") -> torch.device:
+    if requested == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if requested.startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError("CUDA was requested but this machine has no usable GPU; use --device cpu")
+    return torch.device(requested)
+
+
+class Clock:
+    """Wall-clock readings that wait for queued GPU work, so time lands on the step that spent it."""
+
+    def __init__(self, device: torch.device):
+        self.sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
+
+    def now(self) -> float:
+        self.sync()
+        return time.perf_counter()

@@ -1,0 +1,227 @@
+"""Speculative sampling with KV caches, and plain decoding of the target through the same code.
+
+A round follows Leviathan et al. 2023, Algorithm 1: draft k tokens from q, score them all with one
+target forward, accept a prefix with probability min(1, p/q), then draw the correction from the
+residual or the bonus from p, and roll both caches back to what was kept.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+import torch
+
+from .cached_lm import CachedLM
+from .device import Clock
+from .rules import Rule, rule_named
+from .sampling import SamplingConfig, SettingsError, mix_with_uniform, probs_from_logits, sample
+from .scribes.base import Scribe
+from .trace import Candidate, DraftStep, Round, Trace
+from .verify import verify
+
+MAX_K = 32
+
+
+@dataclass(frozen=True)
+class DecodeSettings:
+    k: int = 4
+    sampling: SamplingConfig = field(default_factory=SamplingConfig)
+    seed: int = 0
+    max_new_tokens: int = 64
+    noise: float = 0.0  # mixes q with uniform: the draft-quality knob
+    adaptive_k: bool = False  # transformers' schedule: +2 after a full accept, -1 otherwise
+    rule: str = "exact"
+    stop_at_eos: bool = True
+    top_n: int = 8  # candidates recorded per position for the bar charts
+
+    def __post_init__(self):
+        if not 0 <= self.k <= MAX_K:
+            raise SettingsError(f"k must be between 0 and {MAX_K}, got {self.k}")
+        if not 0.0 <= self.noise <= 1.0:
+            raise SettingsError(f"noise must be between 0 and 1, got {self.noise}")
+        if self.max_new_tokens < 1:
+            raise SettingsError(f"max new tokens must be at least 1, got {self.max_new_tokens}")
+        rule_named(self.rule)
+
+    def as_dict(self) -> dict:
+        return {**asdict(self), "sampling": asdict(self.sampling)}
+
+
+@dataclass
+class Writer:
+    """Everything a generation needs from a model pair, without the loading."""
+
+    name: str
+    target: torch.nn.Module
+    vocab_size: int
+    piece: callable  # token id -> display text
+    decode: callable  # token ids -> text
+    eos_token_id: int | None = None
+
+
+def speculative_generate(writer: Writer, scribe: Scribe, prompt: list[int], settings: DecodeSettings) -> Trace:
+    return _generate(writer, scribe, prompt, settings)
+
+
+def plain_generate(writer: Writer, prompt: list[int], settings: DecodeSettings) -> Trace:
+    """The target alone: every round drafts nothing, so the token comes straight from p."""
+    return _generate(writer, None, prompt, settings)
+
+
+def _generate(writer: Writer, scribe: Scribe | None, prompt: list[int], settings: DecodeSettings) -> Trace:
+    if not prompt:
+        raise SettingsError("the prompt is empty")
+    device = writer.target.device
+    clock = Clock(device)
+    generator = torch.Generator(device=device).manual_seed(settings.seed)
+    target = CachedLM(writer.target)
+    started = clock.now()
+    _prefill(target, scribe, prompt)
+    prefill_s = clock.now() - started
+    context, rounds, k = list(prompt), [], settings.k if scribe else 0
+    step = _Round(writer, target, scribe, settings, generator, clock)
+    while len(context) - len(prompt) < settings.max_new_tokens:
+        remaining = settings.max_new_tokens - (len(context) - len(prompt))
+        record = step.run(len(rounds), context, min(k, remaining - 1))
+        rounds.append(record)
+        new = record.new_tokens
+        if record.stopped_at_eos:
+            context += new[: new.index(writer.eos_token_id) + 1]
+            break
+        context += new
+        if settings.adaptive_k and scribe:
+            k = min(k + 2, MAX_K) if record.n_accepted == record.k else max(1, k - 1)
+    tokens = context[len(prompt) :]
+    return Trace(
+        pair=writer.name,
+        scribe=scribe.name if scribe else "",
+        mode="speculative" if scribe else "plain",
+        settings=settings.as_dict() | {"device": str(device)},
+        prompt_tokens=list(prompt),
+        prompt_text=writer.decode(prompt),
+        tokens=tokens,
+        text=writer.decode(tokens),
+        rounds=rounds,
+        prefill_s=prefill_s,
+        wall_s=clock.now() - started,
+    )
+
+
+def _prefill(target: CachedLM, scribe: Scribe | None, prompt: list[int]) -> None:
+    """Cache all but the last prompt token, which every round feeds again."""
+    if len(prompt) > 1:
+        target.logits(prompt[:-1])
+        if scribe:
+            scribe.prefill(prompt[:-1])
+
+
+class _Round:
+    """One round of speculative sampling, read top to bottom."""
+
+    def __init__(self, writer, target, scribe, settings, generator, clock):
+        self.writer, self.target, self.scribe = writer, target, scribe
+        self.settings, self.generator, self.clock = settings, generator, clock
+        self.rule: Rule = rule_named(settings.rule)
+
+    def run(self, index: int, context: list[int], k: int) -> Round:
+        clock, target, scribe = self.clock, self.target, self.scribe
+        started = clock.now()
+        draft_cache = [scribe.cache_len if scribe else 0]
+        # 1. draft: the scribe writes up to k tokens, sampled from q
+        drafted, q, q_scored = self._draft(context, k)
+        draft_s = clock.now() - started
+        draft_cache.append(scribe.cache_len if scribe else 0)
+        # 2. verify: one target forward scores every drafted token and the position after them
+        target_cache = [target.cache_len]
+        verify_started = clock.now()
+        p = probs_from_logits(target.logits(context + drafted, n_last=len(drafted) + 1), self.settings.sampling)
+        target_s = clock.now() - verify_started
+        target_cache.append(target.cache_len)
+        # 3. accept a prefix; 4. draw the correction from the residual, or the bonus from p
+        draft_tensor = torch.tensor([drafted], dtype=torch.long, device=p.device)
+        verdict = verify(p[None], q_scored[None], draft_tensor, self.generator, self.rule)
+        n_accepted, next_token = int(verdict.n_accepted), int(verdict.next_token)
+        # 5. roll back: both caches keep the context and the accepted prefix, not the new token
+        kept = len(context) + n_accepted
+        target.rollback(kept)
+        if scribe:
+            scribe.rollback(kept)
+        target_cache.append(target.cache_len)
+        draft_cache.append(scribe.cache_len if scribe else 0)
+        record = self._record(index, context, k, drafted, p, q, verdict, n_accepted, next_token)
+        record.target_cache, record.draft_cache = target_cache, draft_cache
+        record.draft_s, record.target_s = draft_s, target_s
+        record.other_s = max(clock.now() - started - draft_s - target_s, 0.0)
+        return record
+
+    def _draft(self, context: list[int], k: int) -> tuple[list[int], torch.Tensor, torch.Tensor]:
+        """Tokens, the q they were sampled from (n, V), and the q the rule scores them with."""
+        device, sampling = self.target.device, self.settings.sampling
+        tokens, sampled_from, raw = [], [], []
+        for _ in range(k):
+            logits = self.scribe.next_logits(context + tokens)
+            if logits is None:
+                break
+            logits = logits.to(device)
+            q = mix_with_uniform(probs_from_logits(logits, sampling), self.settings.noise)
+            token = int(q.argmax()) if self.rule.draft_greedy else int(sample(q, self.generator))
+            tokens.append(token)
+            sampled_from.append(q)
+            raw.append(logits.float().softmax(-1))
+        empty = torch.zeros((0, self.writer.vocab_size), device=device)
+        q = torch.stack(sampled_from) if tokens else empty
+        q_scored = torch.stack(raw) if (self.rule.raw_q and tokens) else q
+        return tokens, q, q_scored
+
+    def _record(self, index, context, k, drafted, p, q, verdict, n_accepted, next_token) -> Round:
+        top_n, piece = self.settings.top_n, self.writer.piece
+        n = len(drafted)
+        q_padded = torch.cat([q, torch.zeros_like(p[:1])])  # (n+1, V): no draft past the last token
+        steps = []
+        uniforms, accept_prob, accepted = (verdict.uniforms[0].tolist(), verdict.accept_prob[0].tolist(), verdict.accepted[0].tolist())
+        for i, token in enumerate(drafted):
+            steps.append(
+                DraftStep(
+                    token=token,
+                    piece=piece(token),
+                    q=float(q[i, token]),
+                    p=float(p[i, token]),
+                    accept_prob=accept_prob[i],
+                    u=uniforms[i],
+                    accepted=bool(accepted[i]),
+                    candidates=_candidates(p[i], q[i], None, top_n, piece),
+                )
+            )
+        eos = self.writer.eos_token_id
+        new = drafted[:n_accepted] + [next_token]
+        return Round(
+            index=index,
+            context_len=len(context),
+            k=k,
+            drafted=steps,
+            n_accepted=n_accepted,
+            first_rejected=n_accepted if n_accepted < n else None,
+            next_token=next_token,
+            next_piece=piece(next_token),
+            next_kind="plain" if self.scribe is None else ("corrected" if n_accepted < n else "bonus"),
+            next_dist_top=_candidates(p[n_accepted], q_padded[n_accepted], verdict.next_dist[0], top_n, piece),
+            target_cache=[],
+            draft_cache=[],
+            draft_s=0.0,
+            target_s=0.0,
+            other_s=0.0,
+            stopped_at_eos=self.settings.stop_at_eos and eos is not None and eos in new,
+        )
+
+
+def _candidates(p: torch.Tensor, q: torch.Tensor, r: torch.Tensor | None, top_n: int, piece) -> list[Candidate]:
+    """The union of the top entries of p, q (and the residual r), ordered by p."""
+    sources = [p, q] if r is None else [p, q, r]
+    ids = torch.cat([s.topk(min(top_n, s.numel())).indices for s in sources]).unique()
+    p_vals, q_vals = p[ids].tolist(), q[ids].tolist()
+    r_vals = r[ids].tolist() if r is not None else [0.0] * len(p_vals)
+    rows = [
+        Candidate(token=t, piece=piece(t), p=pv, q=qv, r=rv)
+        for t, pv, qv, rv in zip(ids.tolist(), p_vals, q_vals, r_vals)
+        if pv > 0 or qv > 0 or rv > 0
+    ]
+    return sorted(rows, key=lambda c: -c.p)

@@ -1,0 +1,96 @@
+"""Named model pairs: a target, its tokenizer and a ladder of scribes, loaded by name."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable
+
+import torch
+from transformers import PreTrainedModel
+
+from .device import pick_device
+from .engine import Writer
+from .scribes.base import Scribe
+
+
+class PairError(ValueError):
+    """A pair, scribe or prompt that cannot be used; the message says why in plain words."""
+
+
+@dataclass
+class ModelPair:
+    name: str
+    target: PreTrainedModel
+    tokenizer: object
+    scribes: dict[str, Callable[[], Scribe]]  # the ladder, poorest first
+    default_scribe: str
+    example_prompts: list[str] = field(default_factory=list)
+    add_bos: bool = True
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.tokenizer)
+
+    @property
+    def context_limit(self) -> int:
+        config = self.target.config
+        return getattr(config, "n_positions", None) or getattr(config, "max_position_embeddings", 2048)
+
+    def writer(self) -> Writer:
+        return Writer(
+            name=self.name,
+            target=self.target,
+            vocab_size=self.vocab_size,
+            piece=lru_cache(maxsize=None)(lambda t: self.tokenizer.decode([t])),
+            decode=lambda ids: self.tokenizer.decode(ids, skip_special_tokens=True),
+            eos_token_id=self.tokenizer.eos_token_id,
+        )
+
+    def scribe(self, name: str | None = None) -> Scribe:
+        name = name or self.default_scribe
+        if name not in self.scribes:
+            raise PairError(f"pair {self.name!r} has no scribe {name!r}; choose one of: {', '.join(self.scribes)}")
+        return self.scribes[name]()
+
+    def encode_prompt(self, text: str, max_new_tokens: int = 0) -> list[int]:
+        """Token ids of a prompt, or a PairError that names what is wrong with it."""
+        if not text or not text.strip():
+            raise PairError("the prompt is empty: write at least one character")
+        missing = self.unknown_characters(text)
+        if missing:
+            raise PairError(f"the vocabulary lacks these characters: {' '.join(missing)}")
+        ids = self.tokenizer.encode(text, add_special_tokens=False)
+        if self.add_bos and self.tokenizer.bos_token_id is not None:
+            ids = [self.tokenizer.bos_token_id] + ids
+        limit = self.context_limit - max_new_tokens
+        if len(ids) > limit:
+            raise PairError(f"the prompt has {len(ids)} tokens; with {max_new_tokens} new ones it may have at most {limit}")
+        return ids
+
+    def unknown_characters(self, text: str) -> list[str]:
+        unk = self.tokenizer.unk_token_id
+        if unk is None:
+            return []  # byte-level vocabularies encode every character
+        return sorted({ch for ch in text if unk in self.tokenizer.encode(ch, add_special_tokens=False)})
+
+
+def _tiny(device: torch.device) -> ModelPair:
+    from .tiny_pair import tiny_models, tiny_scribes
+
+    tokenizer, target, draft = tiny_models(device)
+    return ModelPair("tiny", target, tokenizer, tiny_scribes(tokenizer, draft), "lm", ["春山", "秋水"])
+
+
+def _poetry(device: torch.device) -> ModelPair:
+    from .poetry_pair import load_poetry_pair
+
+    return load_poetry_pair(device)
+
+
+PAIR_LOADERS: dict[str, Callable[[torch.device], ModelPair]] = {"tiny": _tiny, "poetry": _poetry}
+
+
+def load_pair(name: str, device: str = "auto") -> ModelPair:
+    if name not in PAIR_LOADERS:
+        raise PairError(f"unknown pair {name!r}; choose one of: {', '.join(PAIR_LOADERS)}")
+    return PAIR_LOADERS[name](pick_device(device))

@@ -1,0 +1,77 @@
+"""One set of sampling settings, applied identically to the target p and the draft q."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+
+class SettingsError(ValueError):
+    """A setting is out of range; the message says which and why, in plain words."""
+
+
+@dataclass(frozen=True)
+class SamplingConfig:
+    """Temperature, top-k and top-p shared by both models (gpt-fast's single `sampling_kwargs`).
+
+    temperature 0 means greedy: the distribution becomes one-hot on the argmax.
+    top_k 0 and top_p 1.0 mean "off".
+    """
+
+    temperature: float = 1.0
+    top_k: int = 0
+    top_p: float = 1.0
+
+    def __post_init__(self):
+        if not 0.0 <= self.temperature <= 10.0:
+            raise SettingsError(f"temperature must be between 0 and 10, got {self.temperature}")
+        if self.top_k < 0:
+            raise SettingsError(f"top-k must be 0 (off) or a positive count, got {self.top_k}")
+        if not 0.0 < self.top_p <= 1.0:
+            raise SettingsError(f"top-p must be in (0, 1], got {self.top_p}")
+
+    @property
+    def greedy(self) -> bool:
+        return self.temperature == 0.0
+
+
+def probs_from_logits(logits: torch.Tensor, config: SamplingConfig) -> torch.Tensor:
+    """Turn raw logits (..., V) into the distribution that is actually sampled from."""
+    logits = logits.float()
+    if config.greedy:
+        # Greedy: all mass on the first argmax, so the exact rule accepts iff draft == target argmax.
+        return torch.nn.functional.one_hot(logits.argmax(-1), logits.shape[-1]).to(logits.dtype)
+    logits = logits / config.temperature
+    if config.top_k:
+        logits = _keep_top_k(logits, config.top_k)
+    if config.top_p < 1.0:
+        logits = _keep_top_p(logits, config.top_p)
+    return torch.softmax(logits, dim=-1)
+
+
+def _keep_top_k(logits: torch.Tensor, top_k: int) -> torch.Tensor:
+    kth = logits.topk(min(top_k, logits.shape[-1]), dim=-1).values[..., -1:]
+    return logits.masked_fill(logits < kth, float("-inf"))
+
+
+def _keep_top_p(logits: torch.Tensor, top_p: float) -> torch.Tensor:
+    """Keep the smallest set of most likely tokens whose mass reaches top_p (always at least one)."""
+    sorted_logits, order = logits.sort(dim=-1, descending=True)
+    sorted_probs = sorted_logits.softmax(-1)
+    mass_before = sorted_probs.cumsum(-1) - sorted_probs
+    drop_sorted = mass_before >= top_p
+    drop = drop_sorted.scatter(-1, order, drop_sorted)
+    return logits.masked_fill(drop, float("-inf"))
+
+
+def mix_with_uniform(probs: torch.Tensor, noise: float) -> torch.Tensor:
+    """The draft-quality knob: q' = (1 - noise) q + noise / V. The draft samples from q'."""
+    if noise <= 0.0:
+        return probs
+    return (1.0 - noise) * probs + noise / probs.shape[-1]
+
+
+def sample(probs: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """Draw one token per row of probs (..., V) -> (...)."""
+    flat = probs.reshape(-1, probs.shape[-1])
+    return torch.multinomial(flat, 1, generator=generator).reshape(probs.shape[:-1])

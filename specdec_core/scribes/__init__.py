@@ -1,0 +1,7 @@
+"""Scribes (drafts): anything that gives q over the target's vocabulary."""
+from .base import Scribe
+from .lm import LMScribe
+from .ngram import NgramModel, NgramScribe
+from .prompt_lookup import PromptLookupScribe
+
+__all__ = ["Scribe", "LMScribe", "NgramModel", "NgramScribe", "PromptLookupScribe"]

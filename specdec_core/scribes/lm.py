@@ -1,0 +1,35 @@
+"""A causal LM as the scribe: a smaller model sharing the target's tokenizer."""
+from __future__ import annotations
+
+import torch
+from transformers import PreTrainedModel
+
+from ..cached_lm import CachedLM, last_logits
+
+
+class LMScribe:
+    def __init__(self, name: str, model: PreTrainedModel, vocab_size: int):
+        self.name = name
+        self.model = model
+        self.vocab_size = vocab_size
+        self.lm = CachedLM(model)
+
+    @property
+    def cache_len(self) -> int:
+        return self.lm.cache_len
+
+    def start(self) -> None:
+        self.lm.start()
+
+    def prefill(self, tokens: list[int]) -> None:
+        self.lm.logits(tokens)
+
+    def next_logits(self, tokens: list[int]) -> torch.Tensor:
+        return self.lm.logits(tokens)[-1, : self.vocab_size]
+
+    def rollback(self, n_keep: int) -> None:
+        self.lm.rollback(n_keep)
+
+    def batch_next_logits(self, sequences: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        logits = last_logits(self.model, sequences)[:, -1, : self.vocab_size]
+        return logits, torch.ones(len(sequences), dtype=torch.bool, device=logits.device)

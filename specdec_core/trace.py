@@ -1,0 +1,182 @@
+"""The record of a run: plain data that round-trips through JSON, which the UI only renders."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import asdict, dataclass, field, fields
+
+SCHEMA_VERSION = 1
+MAX_TRACE_BYTES = 20_000_000
+
+
+class TraceError(ValueError):
+    """A trace file that cannot be read; the message says what is wrong with it."""
+
+
+@dataclass
+class Candidate:
+    """One token in the bar chart of a position: its probability under the target and the draft."""
+
+    token: int
+    piece: str
+    p: float
+    q: float
+    r: float = 0.0  # the normalised residual max(0, p - q), where the next token is drawn
+
+
+@dataclass
+class DraftStep:
+    """One drafted token and the master's verdict on it."""
+
+    token: int
+    piece: str
+    q: float  # q(x): the probability the draft sampled it with
+    p: float  # p(x): the target's probability of it
+    accept_prob: float  # min(1, p/q)
+    u: float  # the uniform draw compared with accept_prob
+    accepted: bool  # the verdict at this position (moot after the first rejection)
+    candidates: list[Candidate]  # top entries of p and of q at this position
+
+
+@dataclass
+class Round:
+    """Draft, verify, accept, resample or bonus, roll back."""
+
+    index: int
+    context_len: int
+    k: int  # tokens the scribe was asked for (prompt lookup may draft fewer)
+    drafted: list[DraftStep]
+    n_accepted: int
+    first_rejected: int | None  # index into drafted, None when all passed
+    next_token: int
+    next_piece: str
+    next_kind: str  # "corrected", "bonus", or "plain" (target alone)
+    next_dist_top: list[Candidate]  # p, q and the residual r at the position of the new token
+    target_cache: list[int]  # [before the verify forward, after it, after rollback]
+    draft_cache: list[int]  # the same for the scribe
+    draft_s: float
+    target_s: float
+    other_s: float
+    stopped_at_eos: bool = False
+
+    @property
+    def new_tokens(self) -> list[int]:
+        return [step.token for step in self.drafted[: self.n_accepted]] + [self.next_token]
+
+
+@dataclass
+class Trace:
+    pair: str
+    scribe: str
+    mode: str  # "speculative" or "plain"
+    settings: dict  # k, temperature, top_k, top_p, seed, noise, adaptive_k, rule, device
+    prompt_tokens: list[int]
+    prompt_text: str
+    tokens: list[int]  # the generated tokens (prompt excluded)
+    text: str
+    rounds: list[Round]
+    prefill_s: float
+    wall_s: float
+    schema_version: int = SCHEMA_VERSION
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def target_forwards(self) -> int:
+        return len(self.rounds)
+
+    @property
+    def draft_forwards(self) -> int:
+        return sum(len(r.drafted) for r in self.rounds)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> "Trace":
+        if len(text) > MAX_TRACE_BYTES:
+            raise TraceError(f"the file is {len(text):,} bytes; traces are at most {MAX_TRACE_BYTES:,}")
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise TraceError(f"not valid JSON ({error})") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Trace":
+        if not isinstance(data, dict):
+            raise TraceError("a trace is a JSON object")
+        version = data.get("schema_version")
+        if version != SCHEMA_VERSION:
+            raise TraceError(f"schema version {version!r}; this app reads version {SCHEMA_VERSION}")
+        try:
+            trace = _build(cls, data)
+            trace.rounds = [_round_from_dict(r) for r in data["rounds"]]
+        except (KeyError, TypeError, AttributeError) as error:
+            raise TraceError(f"a field is missing or has the wrong type ({error})") from None
+        _check_consistent(trace)
+        return trace
+
+
+def summarize(trace: Trace) -> dict:
+    """Tokens per target forward, measured alpha overall and per draft position, accept lengths."""
+    drafted = [step for r in trace.rounds for step in r.drafted]
+    per_position: dict[int, list[float]] = {}
+    for r in trace.rounds:
+        for i, step in enumerate(r.drafted[: r.n_accepted + 1]):  # positions the master reached
+            per_position.setdefault(i + 1, []).append(step.accept_prob)
+    lengths = Counter(r.n_accepted for r in trace.rounds if r.drafted)
+    draft_s = sum(r.draft_s for r in trace.rounds)
+    target_s = sum(r.target_s for r in trace.rounds)
+    other_s = sum(r.other_s for r in trace.rounds)
+    return {
+        "tokens": len(trace.tokens),
+        "target_forwards": trace.target_forwards,
+        "draft_forwards": trace.draft_forwards,
+        "tokens_per_target_forward": len(trace.tokens) / max(trace.target_forwards, 1),
+        # E_q[min(1, p/q)] = sum min(p, q): the mean acceptance probability estimates alpha.
+        "alpha": _mean([step.accept_prob for step in drafted]),
+        "acceptance_rate": _mean([float(step.accepted) for r in trace.rounds for step in r.drafted[: r.n_accepted + 1]]),
+        "alpha_by_position": {i: _mean(v) for i, v in sorted(per_position.items())},
+        "accept_length_histogram": {n: lengths[n] for n in sorted(lengths)},
+        "draft_s": draft_s,
+        "target_s": target_s,
+        "other_s": other_s,
+        "prefill_s": trace.prefill_s,
+        "wall_s": trace.wall_s,
+        "tokens_per_s": len(trace.tokens) / trace.wall_s if trace.wall_s > 0 else None,
+    }
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _build(cls, data: dict):
+    names = {f.name for f in fields(cls)}
+    unknown = set(data) - names
+    if unknown:
+        raise TraceError(f"unexpected fields: {', '.join(sorted(unknown))}")
+    return cls(**data)
+
+
+def _round_from_dict(data: dict) -> Round:
+    r = _build(Round, data)
+    r.drafted = [_step_from_dict(s) for s in r.drafted]
+    r.next_dist_top = [_build(Candidate, c) for c in r.next_dist_top]
+    return r
+
+
+def _step_from_dict(data: dict) -> DraftStep:
+    step = _build(DraftStep, data)
+    step.candidates = [_build(Candidate, c) for c in step.candidates]
+    return step
+
+
+def _check_consistent(trace: Trace) -> None:
+    """The tokens must be exactly what the rounds produced (what a hand-edited file breaks)."""
+    produced = [t for r in trace.rounds for t in r.new_tokens]
+    if produced[: len(trace.tokens)] != trace.tokens or len(produced) < len(trace.tokens):
+        raise TraceError("the tokens do not match what the rounds produced")
+    for r in trace.rounds:
+        if not 0 <= r.n_accepted <= len(r.drafted):
+            raise TraceError(f"round {r.index} accepts {r.n_accepted} of {len(r.drafted)} drafted tokens")
