@@ -53,4 +53,6 @@ class CachedLM:
 @torch.inference_mode()
 def last_logits(model: PreTrainedModel, sequences: torch.Tensor, n_last: int = 1) -> torch.Tensor:
     """Cache-free batched forward: logits (B, n_last, V) for equal-length sequences (B, L)."""
-    return model(input_ids=sequences.to(model.device), use_cache=False, logits_to_keep=n_last).logits
+    sequences = sequences.to(model.device)
+    mask = torch.ones_like(sequences)  # no padding: rows have equal length by construction
+    return model(input_ids=sequences, attention_mask=mask, use_cache=False, logits_to_keep=n_last).logits

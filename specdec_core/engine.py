@@ -12,8 +12,9 @@ import torch
 
 from .cached_lm import CachedLM
 from .device import Clock
+from .drafting import draft_token
 from .rules import Rule, rule_named
-from .sampling import SamplingConfig, SettingsError, mix_with_uniform, probs_from_logits, sample
+from .sampling import SamplingConfig, SettingsError, probs_from_logits
 from .scribes.base import Scribe
 from .trace import Candidate, DraftStep, Round, Trace
 from .verify import verify
@@ -107,7 +108,9 @@ def _generate(writer: Writer, scribe: Scribe | None, prompt: list[int], settings
 
 
 def _prefill(target: CachedLM, scribe: Scribe | None, prompt: list[int]) -> None:
-    """Cache all but the last prompt token, which every round feeds again."""
+    """Start afresh and cache all but the last prompt token, which every round feeds again."""
+    if scribe:
+        scribe.start()
     if len(prompt) > 1:
         target.logits(prompt[:-1])
         if scribe:
@@ -155,22 +158,19 @@ class _Round:
 
     def _draft(self, context: list[int], k: int) -> tuple[list[int], torch.Tensor, torch.Tensor]:
         """Tokens, the q they were sampled from (n, V), and the q the rule scores them with."""
-        device, sampling = self.target.device, self.settings.sampling
-        tokens, sampled_from, raw = [], [], []
+        tokens, sampled_from, scored = [], [], []
         for _ in range(k):
             logits = self.scribe.next_logits(context + tokens)
             if logits is None:
                 break
-            logits = logits.to(device)
-            q = mix_with_uniform(probs_from_logits(logits, sampling), self.settings.noise)
-            token = int(q.argmax()) if self.rule.draft_greedy else int(sample(q, self.generator))
-            tokens.append(token)
+            token, q, q_scored = draft_token(logits.to(self.target.device), self.settings, self.rule, self.generator)
+            tokens.append(int(token))
             sampled_from.append(q)
-            raw.append(logits.float().softmax(-1))
-        empty = torch.zeros((0, self.writer.vocab_size), device=device)
-        q = torch.stack(sampled_from) if tokens else empty
-        q_scored = torch.stack(raw) if (self.rule.raw_q and tokens) else q
-        return tokens, q, q_scored
+            scored.append(q_scored)
+        if not tokens:
+            empty = torch.zeros((0, self.writer.vocab_size), device=self.target.device)
+            return tokens, empty, empty
+        return tokens, torch.stack(sampled_from), torch.stack(scored)
 
     def _record(self, index, context, k, drafted, p, q, verdict, n_accepted, next_token) -> Round:
         top_n, piece = self.settings.top_n, self.writer.piece

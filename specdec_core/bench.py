@@ -1,0 +1,113 @@
+"""Speculative vs plain target decoding (vs transformers' assisted generation), side by side.
+
+Methods are interleaved within one run, so a noisy shared machine slows them alike; the figures
+that matter are the ratios.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import torch
+from transformers.utils import logging as hf_logging
+
+from .engine import DecodeSettings, plain_generate, speculative_generate
+from .pairs import ModelPair
+from .scribes import LMScribe
+from .theory import speedup
+from .trace import Trace
+
+
+def run_bench(pair: ModelPair, scribe_name: str | None, settings: DecodeSettings, prompts: list[str], repeats: int = 3, vs_hf: bool = False) -> dict:
+    settings = replace(settings, stop_at_eos=False)  # every method writes exactly max_new_tokens
+    writer, scribe = pair.writer(), pair.scribe(scribe_name)
+    encoded = [pair.encode_prompt(text, settings.max_new_tokens) for text in prompts]
+    hf_draft = scribe.model if (vs_hf and isinstance(scribe, LMScribe)) else None
+    methods = {
+        "speculative": lambda ids, seed: speculative_generate(writer, scribe, ids, replace(settings, seed=seed)),
+        "plain": lambda ids, seed: plain_generate(writer, ids, replace(settings, seed=seed)),
+    }
+    if hf_draft is not None:
+        methods["hf_assisted"] = lambda ids, seed: _hf_assisted(pair, hf_draft, ids, settings, seed)
+    for run in methods.values():  # warm-up: first calls pay for allocation and kernel selection
+        run(encoded[0], 0)
+    results = {name: {"tokens": 0, "wall_s": 0.0, "traces": []} for name in methods}
+    for rep in range(repeats):
+        for i, ids in enumerate(encoded):
+            order = list(methods)[(rep + i) % len(methods) :] + list(methods)[: (rep + i) % len(methods)]
+            for name in order:
+                started = time.perf_counter()
+                outcome = methods[name](ids, settings.seed + rep)
+                results[name]["wall_s"] += time.perf_counter() - started
+                results[name]["tokens"] += settings.max_new_tokens
+                if isinstance(outcome, Trace):
+                    results[name]["traces"].append(outcome)
+    return _report(pair, scribe.name, settings, results)
+
+
+def _report(pair, scribe_name, settings, results) -> dict:
+    spec, plain = results["speculative"]["traces"], results["plain"]["traces"]
+    tps = {name: r["tokens"] / r["wall_s"] for name, r in results.items()}
+    drafted = [step for t in spec for r in t.rounds for step in r.drafted]
+    alpha = sum(s.accept_prob for s in drafted) / max(len(drafted), 1)
+    plain_forward = _mean_time(plain, "target_s")
+    c = (sum(r.draft_s for t in spec for r in t.rounds) / max(len(drafted), 1)) / plain_forward
+    verify_cost = _mean_time(spec, "target_s") / plain_forward
+    loop = sum(r.draft_s + r.target_s + r.other_s for t in spec for r in t.rounds)
+    return {
+        "pair": pair.name,
+        "scribe": scribe_name,
+        "k": settings.k,
+        "temperature": settings.sampling.temperature,
+        "top_p": settings.sampling.top_p,
+        "tokens": settings.max_new_tokens,
+        "device": str(pair.target.device),
+        "tokens_per_s": tps,
+        "speedup_vs_plain": tps["speculative"] / tps["plain"],
+        "ratio_vs_hf": tps["speculative"] / tps["hf_assisted"] if "hf_assisted" in tps else None,
+        "alpha": alpha,
+        "c": c,
+        "verify_cost": verify_cost,
+        "predicted_speedup": speedup(alpha, settings.k, c, verify_cost),
+        "tokens_per_target_forward": sum(len(t.tokens) for t in spec) / sum(t.target_forwards for t in spec),
+        "overhead_fraction": sum(r.other_s for t in spec for r in t.rounds) / loop,
+        "plain_forward_ms": plain_forward * 1000,
+    }
+
+
+def _mean_time(traces: list[Trace], attr: str) -> float:
+    rounds = [r for t in traces for r in t.rounds]
+    return sum(getattr(r, attr) for r in rounds) / len(rounds)
+
+
+def _hf_assisted(pair: ModelPair, draft, ids: list[int], settings: DecodeSettings, seed: int):
+    """transformers' own assisted generation with the same k, a constant schedule and no early stop."""
+    sampling = settings.sampling
+    options = dict(
+        assistant_model=draft,
+        num_assistant_tokens=settings.k,
+        num_assistant_tokens_schedule="constant",
+        assistant_confidence_threshold=0.0,
+        max_new_tokens=settings.max_new_tokens,
+        min_new_tokens=settings.max_new_tokens,
+        pad_token_id=pair.tokenizer.pad_token_id,
+    )
+    if sampling.greedy:
+        options.update(do_sample=False)
+    else:
+        options.update(do_sample=True, temperature=sampling.temperature, top_k=sampling.top_k or None, top_p=sampling.top_p)
+    with torch.random.fork_rng(devices=[]), torch.inference_mode(), _quiet_transformers():
+        torch.manual_seed(seed)  # transformers samples from the global RNG; keep ours untouched
+        input_ids = torch.tensor([ids], device=pair.target.device)
+        return pair.target.generate(input_ids, attention_mask=torch.ones_like(input_ids), **options)
+
+
+class _quiet_transformers:
+    """generate() warns about options we set on purpose (min_new_tokens with a constant schedule)."""
+
+    def __enter__(self):
+        self.level = hf_logging.get_verbosity()
+        hf_logging.set_verbosity_error()
+
+    def __exit__(self, *exc):
+        hf_logging.set_verbosity(self.level)

@@ -1,0 +1,139 @@
+"""Command line: generate a traced run, prove exactness, or benchmark a pair."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .engine import DecodeSettings, plain_generate, speculative_generate
+from .pairs import PAIR_LOADERS, PairError, load_pair
+from .rules import RULES
+from .sampling import SamplingConfig, SettingsError
+from .trace import Trace, summarize
+
+# ANSI colours for the terminal trace: the parable's seal, red brush and bonus
+SEALED, STRUCK, CORRECTED, BONUS, RESET = "\033[32m", "\033[9;2;31m", "\033[1;31m", "\033[1;34m", "\033[0m"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return args.command(args)
+    except (PairError, SettingsError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m specdec_core", description=__doc__)
+    commands = parser.add_subparsers(required=True)
+    gen = commands.add_parser("generate", help="one traced run, coloured by the master's verdicts")
+    _common(gen)
+    gen.add_argument("--prompt", required=True)
+    gen.add_argument("--max-new-tokens", type=int, default=48)
+    gen.add_argument("--plain", action="store_true", help="the target alone, no scribe")
+    gen.add_argument("--adaptive-k", action="store_true")
+    gen.add_argument("--noise", type=float, default=0.0)
+    gen.set_defaults(command=_generate)
+    proof = commands.add_parser("proof", help="do speculative samples follow the target's distribution?")
+    _common(proof)
+    proof.add_argument("--prompt", default=None, help="default: the pair's first example prompt")
+    proof.add_argument("--samples", type=int, default=10_000)
+    proof.add_argument("--positions", type=int, choices=(1, 2), default=1)
+    proof.add_argument("--rule", choices=list(RULES), default="exact")
+    proof.add_argument("--plain", action="store_true", help="sample the target alone (the control)")
+    proof.set_defaults(command=_proof)
+    bench = commands.add_parser("bench", help="tokens/s: speculative vs plain (vs transformers)")
+    _common(bench)
+    bench.add_argument("--tokens", type=int, default=64)
+    bench.add_argument("--repeats", type=int, default=3)
+    bench.add_argument("--vs-hf", action="store_true", help="also time transformers' assisted generation")
+    bench.set_defaults(command=_bench)
+    pairs = commands.add_parser("pairs", help="list the registered pairs and their scribes")
+    pairs.set_defaults(command=_pairs)
+    return parser
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pair", default="poetry", choices=list(PAIR_LOADERS))
+    parser.add_argument("--scribe", default=None, help="default: the pair's best scribe")
+    parser.add_argument("--k", type=int, default=4)
+    parser.add_argument("--temperature", type=float, default=1.0)
+    parser.add_argument("--top-k", type=int, default=0)
+    parser.add_argument("--top-p", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--device", default="auto", help="auto (CUDA when present), cpu or cuda")
+    parser.add_argument("--json", action="store_true")
+
+
+def _settings(args, **extra) -> DecodeSettings:
+    sampling = SamplingConfig(temperature=args.temperature, top_k=args.top_k, top_p=args.top_p)
+    return DecodeSettings(k=args.k, sampling=sampling, seed=args.seed, **extra)
+
+
+def _generate(args) -> int:
+    pair = load_pair(args.pair, args.device)
+    settings = _settings(args, max_new_tokens=args.max_new_tokens, noise=args.noise, adaptive_k=args.adaptive_k)
+    ids = pair.encode_prompt(args.prompt, settings.max_new_tokens)
+    if args.plain:
+        trace = plain_generate(pair.writer(), ids, settings)
+    else:
+        trace = speculative_generate(pair.writer(), pair.scribe(args.scribe), ids, settings)
+    if args.json:
+        summary = summarize(trace)
+        print(json.dumps({"tokens": trace.tokens, "text": trace.text, "target_forwards": trace.target_forwards, "wall_s": trace.wall_s, "summary": summary}, ensure_ascii=False))
+    else:
+        print(trace.prompt_text + colour_trace(trace))
+        print(f"\n{SEALED}sealed{RESET} {STRUCK}rejected{RESET} {CORRECTED}corrected{RESET} {BONUS}bonus{RESET}")
+        summary = summarize(trace)
+        print(f"{summary['tokens']} tokens, {summary['target_forwards']} target forwards, alpha {summary['alpha'] or 0:.2f}, {trace.wall_s:.2f} s")
+    return 0
+
+
+def colour_trace(trace: Trace) -> str:
+    parts = []
+    for r in trace.rounds:
+        parts += [SEALED + s.piece + RESET for s in r.drafted[: r.n_accepted]]
+        parts += [STRUCK + s.piece + RESET for s in r.drafted[r.n_accepted : r.n_accepted + 1]]
+        colour = {"corrected": CORRECTED, "bonus": BONUS}.get(r.next_kind, "")
+        parts.append(colour + r.next_piece + (RESET if colour else ""))
+    return "".join(parts)
+
+
+def _proof(args) -> int:
+    from .proof import run_proof
+
+    pair = load_pair(args.pair, args.device)
+    settings = _settings(args, rule=args.rule)
+    prompt = args.prompt or pair.example_prompts[0]
+    scribe = None if args.plain else pair.scribe(args.scribe)
+    report = run_proof(pair.target, scribe, pair.encode_prompt(prompt), args.samples, args.positions, settings, plain=args.plain)
+    fit = report.fit
+    result = {"p_value": fit.p_value, "tv": fit.tv, "tv_corrected": fit.tv_corrected, "tv_ci": fit.tv_ci, "tv_null": fit.tv_null, "samples": fit.samples, "bins": fit.bins, "g_statistic": fit.g_statistic, "rule": args.rule, "positions": args.positions}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        verdict = "consistent with the target" if fit.p_value >= 0.01 else "NOT the target's distribution"
+        print(f"{fit.samples} samples, G = {fit.g_statistic:.1f} on {fit.dof} dof, p = {fit.p_value:.3g}: {verdict}")
+        print(f"TV = {fit.tv:.4f} (bias-corrected {fit.tv_corrected:.4f}, 95% CI {fit.tv_ci[0]:.4f}-{fit.tv_ci[1]:.4f}; exact sampling alone gives {fit.tv_null:.4f})")
+    return 0
+
+
+def _bench(args) -> int:
+    from .bench import run_bench
+
+    pair = load_pair(args.pair, args.device)
+    settings = _settings(args, max_new_tokens=args.tokens)
+    result = run_bench(pair, args.scribe, settings, pair.example_prompts, args.repeats, args.vs_hf)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:>26}: {value}")
+    return 0
+
+
+def _pairs(args) -> int:
+    for name in PAIR_LOADERS:
+        print(name)
+    return 0

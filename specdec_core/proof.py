@@ -1,0 +1,147 @@
+"""The proof of exactness: many continuations at once, compared with the exact target distribution.
+
+Rows of a batch accept different numbers of tokens per round, so each round runs on the rows that
+have written equally many tokens (equal-length sequences, no padding). Only the first `positions`
+tokens are kept, and they depend only on the first `positions` drafted tokens of a round, so a
+round drafts min(k, positions still missing) tokens: the same distribution, less work.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+import torch
+
+from .cached_lm import last_logits
+from .drafting import draft_token
+from .rules import rule_named
+from .sampling import probs_from_logits, sample
+from .stats import MIN_EXPECTED, FitResult, goodness_of_fit
+from .verify import verify
+
+# progress(done, total, samples so far (done, positions)) -> False to stop early
+Progress = Callable[[int, int, np.ndarray], bool | None]
+
+
+@dataclass
+class ExactDistribution:
+    """Exact probabilities of the first `positions` tokens over an enumerable set of cells.
+
+    One position: a cell per token. Two: a cell per (x1, x2) for every x1 likely enough that some
+    of its cells could reach the expected count the test needs; the rest of the mass is pooled.
+    """
+
+    positions: int
+    vocab_size: int
+    first_tokens: np.ndarray  # (S,) the x1 enumerated (every token for one position)
+    probs: np.ndarray  # (S * V,) for two positions, (V,) for one
+
+    def cell_index(self, samples: np.ndarray) -> np.ndarray:
+        """Cell of each sample (N, positions); -1 where it falls in the pooled rest."""
+        if self.positions == 1:
+            return samples[:, 0]
+        slot = np.full(self.vocab_size, -1)
+        slot[self.first_tokens] = np.arange(len(self.first_tokens))
+        first = slot[samples[:, 0]]
+        return np.where(first >= 0, first * self.vocab_size + samples[:, 1], -1)
+
+    def counts(self, samples: np.ndarray) -> np.ndarray:
+        cells = self.cell_index(samples)
+        return np.bincount(cells[cells >= 0], minlength=len(self.probs))
+
+
+@dataclass
+class ProofReport:
+    fit: FitResult
+    exact: ExactDistribution
+    samples: np.ndarray  # (N, positions)
+
+
+def exact_distribution(target, prompt: list[int], positions: int, sampling, n_samples: int) -> ExactDistribution:
+    device = target.device
+    p1 = probs_from_logits(last_logits(target, torch.tensor([prompt]))[0, -1], sampling).double().cpu()  # (V,)
+    vocab = p1.shape[-1]
+    if positions == 1:
+        return ExactDistribution(1, vocab, np.arange(vocab), p1.numpy())
+    first = torch.nonzero(p1 * n_samples >= MIN_EXPECTED).flatten()  # x1 whose cells can matter
+    rows = torch.cat([torch.tensor(prompt).expand(len(first), -1), first[:, None]], dim=1).to(device)
+    p2 = probs_from_logits(last_logits(target, rows)[:, -1], sampling).double().cpu()  # (S, V)
+    joint = p1[first, None] * p2
+    return ExactDistribution(2, vocab, first.numpy(), joint.flatten().numpy())
+
+
+def sample_continuations(
+    target,
+    scribe,
+    prompt: list[int],
+    n_samples: int,
+    positions: int,
+    settings,
+    plain: bool = False,
+    batch_size: int = 500,
+    progress: Progress | None = None,
+) -> np.ndarray:
+    """First `positions` tokens of n_samples independent continuations (N, positions)."""
+    generator = torch.Generator(device=target.device).manual_seed(settings.seed)
+    batches: list[np.ndarray] = []
+    done = 0
+    while done < n_samples:
+        size = min(batch_size, n_samples - done)
+        batches.append(_sample_batch(target, None if plain else scribe, prompt, size, positions, settings, generator))
+        done += size
+        if progress and progress(done, n_samples, np.concatenate(batches)) is False:
+            break
+    return np.concatenate(batches)
+
+
+def run_proof(target, scribe, prompt, n_samples, positions, settings, plain=False, batch_size=500, progress=None) -> ProofReport:
+    exact = exact_distribution(target, prompt, positions, settings.sampling, n_samples)
+    samples = sample_continuations(target, scribe, prompt, n_samples, positions, settings, plain, batch_size, progress)
+    fit = goodness_of_fit(exact.counts(samples), exact.probs, seed=settings.seed)
+    return ProofReport(fit, exact, samples)
+
+
+def _sample_batch(target, scribe, prompt, size, positions, settings, generator) -> np.ndarray:
+    written: list[list[int]] = [[] for _ in range(size)]
+    while True:
+        groups = defaultdict(list)  # tokens written so far -> rows
+        for row, tokens in enumerate(written):
+            if len(tokens) < positions:
+                groups[len(tokens)].append(row)
+        if not groups:
+            return np.array([tokens[:positions] for tokens in written])
+        for length, rows in groups.items():
+            sequences = torch.tensor([prompt + written[row] for row in rows], device=target.device)
+            k = min(settings.k, positions - length) if scribe else 0
+            for row, new in zip(rows, _batched_round(target, scribe, sequences, k, settings, generator)):
+                written[row] += new
+
+
+def _batched_round(target, scribe, sequences, k, settings, generator) -> list[list[int]]:
+    """One speculative round for every row (B, L); returns each row's new tokens."""
+    rule = rule_named(settings.rule)
+    batch = len(sequences)
+    drafted, q_sampled, q_scored = [], [], []
+    draft_len = torch.zeros(batch, dtype=torch.long, device=sequences.device)
+    still_drafting = torch.ones(batch, dtype=torch.bool, device=sequences.device)
+    # 1. draft k tokens per row (a row whose scribe has no proposal stops drafting)
+    for _ in range(k):
+        logits, valid = scribe.batch_next_logits(torch.cat([sequences, *drafted], dim=1) if drafted else sequences)
+        still_drafting &= valid.to(sequences.device)
+        tokens, q, scored = draft_token(logits.to(sequences.device), settings, rule, generator)
+        draft_len += still_drafting
+        drafted.append(tokens[:, None])
+        q_sampled.append(q)
+        q_scored.append(scored)
+    # 2. one target forward over every row and its draft
+    full = torch.cat([sequences, *drafted], dim=1)
+    p = probs_from_logits(last_logits(target, full, k + 1), settings.sampling)  # (B, k+1, V)
+    if k == 0:
+        return [[t] for t in sample(p[:, 0], generator).tolist()]
+    # 3. accept a prefix, 4. correction or bonus
+    draft_tokens = torch.cat(drafted, dim=1)
+    verdict = verify(p, torch.stack(q_scored, dim=1), draft_tokens, generator, rule, draft_len)
+    keep = torch.minimum(verdict.n_accepted, draft_len).tolist()
+    return [d[:n] + [t] for d, n, t in zip(draft_tokens.tolist(), keep, verdict.next_token.tolist())]

@@ -1,0 +1,32 @@
+"""What theory predicts from alpha and the costs (Leviathan et al. 2023, section 3)."""
+from __future__ import annotations
+
+import torch
+
+
+def expected_acceptance(p: torch.Tensor, q: torch.Tensor) -> float:
+    """alpha = sum_x min(p(x), q(x)): the chance a token drafted from q is kept (Definition 3.1)."""
+    return float(torch.minimum(p, q).sum(-1).mean())
+
+
+def expected_tokens_per_round(alpha: float, k: int) -> float:
+    """(1 - alpha^(k+1)) / (1 - alpha): accepted tokens plus the correction or bonus (Eq. 1)."""
+    if alpha >= 1.0:
+        return float(k + 1)
+    return (1.0 - alpha ** (k + 1)) / (1.0 - alpha)
+
+
+def speedup(alpha: float, k: int, c: float, verify_cost: float = 1.0) -> float:
+    """Expected wall-time speedup over plain decoding (Theorem 3.8, generalised).
+
+    c: one draft forward over one target forward. verify_cost: a (k+1)-token target forward over a
+    1-token one; the paper assumes 1, which holds while decoding is memory-bound.
+    """
+    return expected_tokens_per_round(alpha, k) / (k * c + verify_cost)
+
+
+def best_k(alpha: float, c: float, verify_cost=lambda k: 1.0, k_max: int = 16) -> tuple[int, float]:
+    """The k in 1..k_max with the highest predicted speedup, and that speedup."""
+    scores = {k: speedup(alpha, k, c, verify_cost(k)) for k in range(1, k_max + 1)}
+    k = max(scores, key=scores.get)
+    return k, scores[k]

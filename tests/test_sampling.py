@@ -1,0 +1,58 @@
+"""The shared sampling transforms: greedy, temperature, top-k, top-p and the noise knob."""
+import pytest
+import torch
+
+from specdec_core.sampling import SamplingConfig, SettingsError, mix_with_uniform, probs_from_logits, sample
+
+LOGITS = torch.log(torch.tensor([0.5, 0.25, 0.15, 0.1]))
+
+
+def test_temperature_one_is_softmax():
+    assert torch.allclose(probs_from_logits(LOGITS, SamplingConfig()), torch.tensor([0.5, 0.25, 0.15, 0.1]))
+
+
+def test_greedy_is_one_hot_on_the_argmax():
+    assert probs_from_logits(LOGITS, SamplingConfig(temperature=0)).tolist() == [1.0, 0.0, 0.0, 0.0]
+
+
+def test_low_temperature_sharpens():
+    probs = probs_from_logits(LOGITS, SamplingConfig(temperature=0.5))
+    expected = torch.tensor([0.25, 0.0625, 0.0225, 0.01])
+    assert torch.allclose(probs, expected / expected.sum())
+
+
+def test_top_k_keeps_the_k_most_likely():
+    probs = probs_from_logits(LOGITS, SamplingConfig(top_k=2))
+    assert torch.allclose(probs, torch.tensor([2 / 3, 1 / 3, 0.0, 0.0]))
+
+
+def test_top_p_keeps_the_smallest_set_reaching_p():
+    # 0.5 alone is short of 0.7; 0.5 + 0.25 reaches it, so two tokens stay.
+    probs = probs_from_logits(LOGITS, SamplingConfig(top_p=0.7))
+    assert torch.allclose(probs, torch.tensor([2 / 3, 1 / 3, 0.0, 0.0]))
+    assert probs_from_logits(LOGITS, SamplingConfig(top_p=0.1)).tolist() == [1.0, 0.0, 0.0, 0.0]
+
+
+def test_top_p_works_on_batches_in_any_order():
+    batch = torch.stack([LOGITS, LOGITS.flip(0)])
+    probs = probs_from_logits(batch, SamplingConfig(top_p=0.7))
+    assert torch.allclose(probs[1], probs[0].flip(0))
+
+
+def test_noise_mixes_with_uniform():
+    q = torch.tensor([1.0, 0.0, 0.0, 0.0])
+    assert torch.allclose(mix_with_uniform(q, 0.4), torch.tensor([0.7, 0.1, 0.1, 0.1]))
+    assert mix_with_uniform(q, 0.0) is q
+
+
+def test_sample_is_replayed_by_the_same_seed():
+    probs = torch.full((5, 10), 0.1)
+    first = sample(probs, torch.Generator().manual_seed(7))
+    assert torch.equal(first, sample(probs, torch.Generator().manual_seed(7)))
+    assert first.shape == (5,)
+
+
+@pytest.mark.parametrize("kwargs", [{"temperature": -1}, {"top_p": 0}, {"top_p": 1.5}, {"top_k": -3}])
+def test_out_of_range_settings_say_which(kwargs):
+    with pytest.raises(SettingsError, match=next(iter(kwargs)).replace("_", "-")):
+        SamplingConfig(**kwargs)
