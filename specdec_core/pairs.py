@@ -90,6 +90,13 @@ def _poetry(device: torch.device) -> ModelPair:
 PAIR_LOADERS: dict[str, Callable[[torch.device], ModelPair]] = {"tiny": _tiny, "poetry": _poetry}
 
 
+def available_pairs() -> list[str]:
+    """Registered pairs whose files are present, the default first."""
+    from .poetry_pair import poetry_assets_present
+
+    return (["poetry"] if poetry_assets_present() else []) + ["tiny"]
+
+
 def load_pair(name: str, device: str = "auto") -> ModelPair:
     if name not in PAIR_LOADERS:
         raise PairError(f"unknown pair {name!r}; choose one of: {', '.join(PAIR_LOADERS)}")

@@ -1,0 +1,29 @@
+# The two commands a newcomer needs: `make app` and `make test`. Both set up .venv when missing.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+READY := $(VENV)/.requirements-installed
+
+.PHONY: app test lock clean-venv
+
+app: $(READY)
+	$(BIN)/streamlit run app.py
+
+test: $(READY)
+	$(BIN)/python -m pytest
+
+# Re-install only when the pinned requirements change.
+$(READY): requirements.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $(READY)
+
+# Re-pin every package from the top-level needs in requirements.in (torch stays the CPU build).
+lock:
+	rm -rf /tmp/specdec-lock && $(PYTHON) -m venv /tmp/specdec-lock
+	/tmp/specdec-lock/bin/pip install --quiet -r requirements.in
+	{ echo "# Fully pinned lock of requirements.in (pip freeze in a fresh venv). Regenerate with: make lock"; \
+	  /tmp/specdec-lock/bin/pip freeze | sed 's/^torch==\(.*\)+cpu$$/torch==\1/'; } > requirements.txt
+
+clean-venv:
+	rm -rf $(VENV)

@@ -1,0 +1,1 @@
+"""Streamlit-side helpers: words in two languages, cached loading, trace rendering."""

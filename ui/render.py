@@ -1,0 +1,27 @@
+"""Turn a trace into HTML: sealed, struck, corrected and bonus characters, as in the parable."""
+from __future__ import annotations
+
+import html
+
+from specdec_core.trace import Trace
+
+STYLES = {
+    "sealed": "color:#1f6f43;border-bottom:2px solid #b22222",
+    "rejected": "color:#b22222;text-decoration:line-through;opacity:.55",
+    "corrected": "color:#b22222;font-weight:700",
+    "bonus": "color:#1f4e9c;font-weight:700",
+    "plain": "",
+}
+
+
+def trace_html(trace: Trace) -> str:
+    spans = [f'<span style="color:#555">{html.escape(trace.prompt_text)}</span>']
+    for r in trace.rounds:
+        spans += [_span(s.piece, "sealed") for s in r.drafted[: r.n_accepted]]
+        spans += [_span(s.piece, "rejected") for s in r.drafted[r.n_accepted : r.n_accepted + 1]]
+        spans.append(_span(r.next_piece, r.next_kind))
+    return '<div style="font-size:1.6rem;line-height:2.2;font-family:serif">' + "".join(spans) + "</div>"
+
+
+def _span(text: str, kind: str) -> str:
+    return f'<span style="{STYLES[kind]}">{html.escape(text)}</span>'
