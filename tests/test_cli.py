@@ -1,0 +1,56 @@
+"""The command line: the JSON keys scripts rely on, and plain errors for bad input."""
+import json
+
+import pytest
+
+from specdec_core.cli import main
+
+
+def run_json(capsys, *argv) -> dict:
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_generate_json_keys(capsys):
+    out = run_json(capsys, "generate", "--pair", "tiny", "--prompt", "春山", "--max-new-tokens", "12", "--k", "3", "--seed", "5", "--json")
+    assert {"tokens", "text", "target_forwards", "wall_s"} <= out.keys()
+    assert 1 <= len(out["tokens"]) <= 12 and out["target_forwards"] <= len(out["tokens"])
+
+
+def test_generate_plain_is_one_forward_per_token(capsys):
+    out = run_json(capsys, "generate", "--pair", "tiny", "--prompt", "春山", "--max-new-tokens", "10", "--temperature", "0", "--plain", "--json")
+    assert out["target_forwards"] == len(out["tokens"])
+
+
+def test_generate_prints_a_coloured_trace(capsys):
+    assert main(["generate", "--pair", "tiny", "--prompt", "春山", "--max-new-tokens", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "\033[32m" in out and "sealed" in out
+
+
+def test_proof_json_keys_and_a_broken_rule(capsys):
+    exact = run_json(capsys, "proof", "--pair", "tiny", "--samples", "4000", "--positions", "1", "--seed", "3", "--json")
+    assert {"p_value", "tv", "samples"} <= exact.keys() and exact["samples"] == 4000
+    broken = run_json(capsys, "proof", "--pair", "tiny", "--samples", "4000", "--rule", "accept-all", "--json")
+    assert broken["p_value"] < 1e-4 < exact["p_value"]
+
+
+def test_bench_json_keys(capsys):
+    out = run_json(capsys, "bench", "--pair", "tiny", "--k", "2", "--tokens", "8", "--repeats", "1", "--vs-hf", "--json")
+    assert {"tokens_per_s", "speedup_vs_plain", "ratio_vs_hf", "alpha", "c", "predicted_speedup", "overhead_fraction"} <= out.keys()
+    assert set(out["tokens_per_s"]) == {"speculative", "plain", "hf_assisted"}
+    assert 0 <= out["overhead_fraction"] < 1 and 0 < out["alpha"] <= 1
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["generate", "--pair", "tiny", "--prompt", "春z"], "lacks these characters: z"),
+        (["generate", "--pair", "tiny", "--prompt", ""], "empty"),
+        (["generate", "--pair", "tiny", "--prompt", "春", "--top-p", "0"], "top-p"),
+        (["generate", "--pair", "tiny", "--prompt", "春", "--scribe", "oracle"], "no scribe"),
+    ],
+)
+def test_bad_input_exits_2_with_a_sentence(capsys, argv, message):
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
