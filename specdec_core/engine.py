@@ -173,26 +173,19 @@ class _Round:
         return tokens, torch.stack(sampled_from), torch.stack(scored)
 
     def _record(self, index, context, k, drafted, p, q, verdict, n_accepted, next_token) -> Round:
-        top_n, piece = self.settings.top_n, self.writer.piece
-        n = len(drafted)
+        top_n, piece, n = self.settings.top_n, self.writer.piece, len(drafted)
         q_padded = torch.cat([q, torch.zeros_like(p[:1])])  # (n+1, V): no draft past the last token
-        steps = []
-        uniforms, accept_prob, accepted = (verdict.uniforms[0].tolist(), verdict.accept_prob[0].tolist(), verdict.accepted[0].tolist())
-        for i, token in enumerate(drafted):
-            steps.append(
-                DraftStep(
-                    token=token,
-                    piece=piece(token),
-                    q=float(q[i, token]),
-                    p=float(p[i, token]),
-                    accept_prob=accept_prob[i],
-                    u=uniforms[i],
-                    accepted=bool(accepted[i]),
-                    candidates=_candidates(p[i], q[i], None, top_n, piece),
-                )
-            )
+        ids = torch.tensor(drafted, dtype=torch.long, device=p.device)[:, None]  # (n, 1)
+        p_x, q_x = p[:n].gather(-1, ids).flatten().tolist(), q.gather(-1, ids).flatten().tolist()
+        verdicts = zip(verdict.uniforms[0].tolist(), verdict.accept_prob[0].tolist(), verdict.accepted[0].tolist())
+        tables = _candidates(p[:n], q, None, top_n, piece) if n else []
+        steps = [
+            DraftStep(token, piece(token), qx, px, prob, u, bool(ok), table)
+            for token, qx, px, (u, prob, ok), table in zip(drafted, q_x, p_x, verdicts, tables)
+        ]
+        at = slice(n_accepted, n_accepted + 1)
+        next_table = _candidates(p[at], q_padded[at], verdict.next_dist, top_n, piece)[0]
         eos = self.writer.eos_token_id
-        new = drafted[:n_accepted] + [next_token]
         return Round(
             index=index,
             context_len=len(context),
@@ -203,25 +196,26 @@ class _Round:
             next_token=next_token,
             next_piece=piece(next_token),
             next_kind="plain" if self.scribe is None else ("corrected" if n_accepted < n else "bonus"),
-            next_dist_top=_candidates(p[n_accepted], q_padded[n_accepted], verdict.next_dist[0], top_n, piece),
+            next_dist_top=next_table,
             target_cache=[],
             draft_cache=[],
             draft_s=0.0,
             target_s=0.0,
             other_s=0.0,
-            stopped_at_eos=self.settings.stop_at_eos and eos is not None and eos in new,
+            stopped_at_eos=self.settings.stop_at_eos and eos in drafted[:n_accepted] + [next_token],
         )
 
 
-def _candidates(p: torch.Tensor, q: torch.Tensor, r: torch.Tensor | None, top_n: int, piece) -> list[Candidate]:
-    """The union of the top entries of p, q (and the residual r), ordered by p."""
+def _candidates(p: torch.Tensor, q: torch.Tensor, r: torch.Tensor | None, top_n: int, piece) -> list[list[Candidate]]:
+    """Per row of p, q (and the residual r), all (m, V): the union of their top entries, by p."""
     sources = [p, q] if r is None else [p, q, r]
-    ids = torch.cat([s.topk(min(top_n, s.numel())).indices for s in sources]).unique()
-    p_vals, q_vals = p[ids].tolist(), q[ids].tolist()
-    r_vals = r[ids].tolist() if r is not None else [0.0] * len(p_vals)
-    rows = [
-        Candidate(token=t, piece=piece(t), p=pv, q=qv, r=rv)
-        for t, pv, qv, rv in zip(ids.tolist(), p_vals, q_vals, r_vals)
-        if pv > 0 or qv > 0 or rv > 0
-    ]
-    return sorted(rows, key=lambda c: -c.p)
+    ids = torch.cat([s.topk(min(top_n, s.shape[-1]), dim=-1).indices for s in sources], dim=-1)  # (m, 2-3 top_n)
+    values = torch.stack([s.gather(-1, ids) for s in sources], dim=-1).tolist()  # (m, 2-3 top_n, sources)
+    tables = []
+    for row_ids, row_values in zip(ids.tolist(), values):
+        seen = {}
+        for token, vals in zip(row_ids, row_values):
+            if token not in seen and any(v > 0 for v in vals):
+                seen[token] = Candidate(token, piece(token), vals[0], vals[1], vals[2] if r is not None else 0.0)
+        tables.append(sorted(seen.values(), key=lambda c: -c.p))
+    return tables

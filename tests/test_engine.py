@@ -126,3 +126,23 @@ def test_bad_prompts_and_settings_get_plain_messages(tiny):
         DecodeSettings(rule="trust-me")
     with pytest.raises(PairError, match="no scribe"):
         tiny.scribe("oracle")
+
+
+def test_trace_records_p_q_and_the_residual_the_ui_draws(tiny, tiny_prompt):
+    settings = DecodeSettings(k=4, seed=6, max_new_tokens=40, stop_at_eos=False)
+    trace = speculative_generate(tiny.writer(), tiny.scribe("lm"), tiny_prompt, settings)
+    corrected = [r for r in trace.rounds if r.next_kind == "corrected"]
+    assert corrected and any(r.next_kind == "bonus" for r in trace.rounds)
+    for r in trace.rounds:
+        for step in r.drafted:
+            assert step.accept_prob == pytest.approx(min(1.0, step.p / step.q), rel=1e-5)
+            listed = {c.token: c for c in step.candidates}
+            if step.token in listed:
+                assert (listed[step.token].p, listed[step.token].q) == pytest.approx((step.p, step.q))
+    for r in corrected:
+        rejected = r.drafted[r.first_rejected]
+        assert not rejected.accepted and rejected.u >= rejected.accept_prob
+        # r = max(0, p - q) / Z for one Z: the same ratio on every listed entry, 0 where q >= p
+        ratios = [(c.p - c.q) / c.r for c in r.next_dist_top if c.r > 1e-4]
+        assert ratios and max(ratios) == pytest.approx(min(ratios), rel=1e-3)
+        assert all(c.r == 0 for c in r.next_dist_top if c.q >= c.p)
