@@ -5,7 +5,7 @@ from specdec_core.engine import DecodeSettings
 from specdec_core.pairs import PairError
 from specdec_core.sampling import SamplingConfig, SettingsError
 from specdec_core.trace import Trace, summarize
-from ui.loading import cached_pair, cached_run, pair_names
+from ui.loading import cached_pair, cached_run, device_names, pair_names
 from ui.render import trace_html
 from ui.words import word
 
@@ -15,8 +15,9 @@ st.write(word("intro", lang))
 st.caption(word("placeholder", lang))
 
 pair_name = st.sidebar.selectbox(word("pair", lang), pair_names())
+device = st.sidebar.selectbox(word("device", lang), device_names())
 with st.spinner("…"):
-    pair = cached_pair(pair_name)
+    pair = cached_pair(pair_name, device)
 scribe = st.sidebar.selectbox(word("scribe", lang), list(pair.scribes), index=list(pair.scribes).index(pair.default_scribe))
 k = st.sidebar.slider(word("k", lang), 1, 12, 4)
 temperature = st.sidebar.slider(word("temperature", lang), 0.0, 2.0, 1.0, 0.05)
@@ -27,7 +28,7 @@ prompt = st.text_input(word("prompt", lang), pair.example_prompts[0])
 
 try:
     settings = DecodeSettings(k=k, seed=int(seed), max_new_tokens=max_new, sampling=SamplingConfig(temperature, 0, top_p))
-    trace = Trace.from_json(cached_run(pair_name, scribe, prompt, settings))
+    trace = Trace.from_json(cached_run(pair_name, device, scribe, prompt, settings))
 except (PairError, SettingsError) as error:
     st.error(word("error", lang) + str(error))
     st.stop()

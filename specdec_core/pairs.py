@@ -74,6 +74,20 @@ class ModelPair:
         return sorted({ch for ch in text if unk in self.tokenizer.encode(ch, add_special_tokens=False)})
 
 
+def check_same_vocabulary(target_tokenizer, draft_tokenizer, draft_name: str) -> None:
+    """A scribe must speak the target's vocabulary token for token, or q and p mean different things."""
+    target_vocab, draft_vocab = target_tokenizer.get_vocab(), draft_tokenizer.get_vocab()
+    if target_vocab == draft_vocab:
+        return
+    differ = sorted(set(target_vocab.items()) ^ set(draft_vocab.items()), key=lambda item: item[1])[:5]
+    raise PairError(
+        f"the scribe {draft_name!r} uses a different tokenizer from the master "
+        f"({len(draft_vocab):,} vs {len(target_vocab):,} tokens; first differences: "
+        + ", ".join(f"{token!r}={index}" for token, index in differ)
+        + "); a draft must share the target's vocabulary"
+    )
+
+
 def _tiny(device: torch.device) -> ModelPair:
     from .tiny_pair import tiny_models, tiny_scribes
 

@@ -1,11 +1,19 @@
 """The embedded default pair 句國: a Tang-poetry master and its ladder of scribes (assets/models/poetry)."""
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import torch
+from transformers import AutoModelForCausalLM, AutoTokenizer
+
+from .scribes import LMScribe, NgramModel, NgramScribe
 
 POETRY_DIR = Path(__file__).resolve().parent.parent / "assets" / "models" / "poetry"
+# The draft-quality ladder, poorest first: counts, then small transformers trained here.
+COUNT_RUNGS = ("unigram", "bigram", "trigram")
+MODEL_RUNGS = ("tiny", "distilled")
+EXAMPLE_PROMPTS = ["床前明月光，", "春眠不覺曉，", "白日依山盡，", "國破山河在，"]
 
 
 def poetry_assets_present() -> bool:
@@ -13,8 +21,34 @@ def poetry_assets_present() -> bool:
 
 
 def load_poetry_pair(device: torch.device):
-    from .pairs import PairError
+    from .pairs import ModelPair, PairError, check_same_vocabulary
 
     if not poetry_assets_present():
         raise PairError(f"the poetry pair's weights are not in {POETRY_DIR}; train them with `python -m training.poetry all`")
-    raise PairError("the poetry pair is not wired up yet")
+    tokenizer = AutoTokenizer.from_pretrained(POETRY_DIR / "master")
+    target = _load_model(POETRY_DIR / "master", device)
+    vocab_size = len(tokenizer)
+    scribes = {}
+    for name in COUNT_RUNGS:
+        path = POETRY_DIR / "ngram" / f"{name}.safetensors"
+        if path.exists():
+            scribes[name] = _count_scribe(name, path)
+    for name in MODEL_RUNGS:
+        if (POETRY_DIR / name / "model.safetensors").exists():
+            check_same_vocabulary(tokenizer, AutoTokenizer.from_pretrained(POETRY_DIR / name), name)
+            scribes[name] = _model_scribe(name, _load_model(POETRY_DIR / name, device), vocab_size)
+    return ModelPair("poetry", target, tokenizer, scribes, list(scribes)[-1], EXAMPLE_PROMPTS)
+
+
+def _load_model(directory: Path, device: torch.device):
+    model = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32, use_safetensors=True)
+    return model.to(device).eval()
+
+
+def _count_scribe(name: str, path: Path):
+    counts = functools.cache(lambda: NgramModel.load(path))  # read on first use, then shared
+    return lambda: NgramScribe(counts(), name=name)
+
+
+def _model_scribe(name: str, model, vocab_size: int):
+    return lambda: LMScribe(name, model, vocab_size)

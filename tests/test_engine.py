@@ -146,3 +146,12 @@ def test_trace_records_p_q_and_the_residual_the_ui_draws(tiny, tiny_prompt):
         ratios = [(c.p - c.q) / c.r for c in r.next_dist_top if c.r > 1e-4]
         assert ratios and max(ratios) == pytest.approx(min(ratios), rel=1e-3)
         assert all(c.r == 0 for c in r.next_dist_top if c.q >= c.p)
+
+
+def test_a_scribe_with_another_tokenizer_is_refused(tiny):
+    from specdec_core.char_tokenizer import char_tokenizer
+    from specdec_core.pairs import check_same_vocabulary
+
+    check_same_vocabulary(tiny.tokenizer, char_tokenizer(list("春夏秋冬山水風月花鳥，。")), "same")
+    with pytest.raises(PairError, match="different tokenizer"):
+        check_same_vocabulary(tiny.tokenizer, char_tokenizer(list("夏春秋冬山水風月花鳥，。")), "shuffled")

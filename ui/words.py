@@ -12,6 +12,7 @@ WORDS = {
     },
     "language": {"zh": "語言", "en": "Language"},
     "pair": {"zh": "模型組", "en": "Model pair"},
+    "device": {"zh": "運算裝置", "en": "Device"},
     "scribe": {"zh": "抄寫員（草稿）", "en": "Scribe (draft)"},
     "prompt": {"zh": "開頭", "en": "Prompt"},
     "k": {"zh": "每行草稿字數 k", "en": "Drafted tokens per line k"},
