@@ -38,7 +38,8 @@ class CachedLM:
         if not 1 <= n_last <= len(new):
             raise ValueError(f"need 1..{len(new)} new positions for n_last, got {n_last}")
         ids = torch.tensor([new], device=self.device)
-        out = self.model(input_ids=ids, cache=self.cache, use_cache=True, logits_to_keep=n_last)
+        mask = torch.ones((1, len(tokens)), dtype=torch.long, device=self.device)  # one row, no padding
+        out = self.model(input_ids=ids, attention_mask=mask, cache=self.cache, use_cache=True, logits_to_keep=n_last)
         self.cached = list(tokens)
         return out.logits[0]
 

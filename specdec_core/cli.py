@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 
 from .engine import DecodeSettings, plain_generate, speculative_generate
 from .pairs import PAIR_LOADERS, PairError, load_pair
@@ -48,6 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--tokens", type=int, default=64)
     bench.add_argument("--repeats", type=int, default=3)
     bench.add_argument("--vs-hf", action="store_true", help="also time transformers' assisted generation")
+    bench.add_argument("--sweep-k", default=None, help="comma-separated k values: bench each, report the best")
     bench.set_defaults(command=_bench)
     pairs = commands.add_parser("pairs", help="list the registered pairs and their scribes")
     pairs.set_defaults(command=_pairs)
@@ -123,8 +125,12 @@ def _bench(args) -> int:
     from .bench import run_bench
 
     pair = load_pair(args.pair, args.device)
-    settings = _settings(args, max_new_tokens=args.tokens)
-    result = run_bench(pair, args.scribe, settings, pair.example_prompts, args.repeats, args.vs_hf)
+    ks = [int(k) for k in args.sweep_k.split(",")] if args.sweep_k else [args.k]
+    base = _settings(args, max_new_tokens=args.tokens)
+    runs = [run_bench(pair, args.scribe, replace(base, k=k), pair.example_prompts, args.repeats, args.vs_hf) for k in ks]
+    result = max(runs, key=lambda r: r["speedup_vs_plain"])
+    if len(runs) > 1:
+        result = result | {"sweep": [{key: r[key] for key in ("k", "speedup_vs_plain", "predicted_speedup", "alpha", "c", "verify_cost")} for r in runs]}
     if args.json:
         print(json.dumps(result))
     else:
