@@ -1,6 +1,6 @@
 """Start the app, open it in Debian's Chromium through Playwright, and save a screenshot per page.
 
-Usage: .venv/bin/python tools/screenshots.py [out_dir]   (needs `apt-get install chromium` and
+Usage: .venv/bin/python -m tools.screenshots [out_dir]   (needs `apt-get install chromium` and
 `pip install playwright`; Playwright's own browser download does not work offline).
 """
 from __future__ import annotations

@@ -1,0 +1,63 @@
+"""Measure every scribe of a pair with the engine's benchmark and print the model card's table.
+
+Usage: .venv/bin/python -m tools.measure_ladder [--pair poetry] [--tokens 64] [--out FILE]
+Each row: alpha at temperature 1.0 and 0.7 (mean min(1, p/q) over drafted tokens of real runs),
+the cost ratio c, the best k of the sweep and the measured speedup over plain decoding there,
+all measured side by side in one run per setting.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import replace
+
+from specdec_core.bench import run_bench
+from specdec_core.engine import DecodeSettings
+from specdec_core.pairs import load_pair
+from specdec_core.sampling import SamplingConfig
+
+K_SWEEP = (1, 2, 3, 4, 6, 8)
+
+
+def measure(pair, scribe: str, tokens: int, repeats: int) -> dict:
+    base = DecodeSettings(max_new_tokens=tokens, sampling=SamplingConfig(temperature=1.0))
+    sweep = [run_bench(pair, scribe, replace(base, k=k), pair.example_prompts, repeats, vs_hf=True) for k in K_SWEEP]
+    best = max(sweep, key=lambda r: r["speedup_vs_plain"])
+    cool = run_bench(pair, scribe, replace(base, k=best["k"], sampling=SamplingConfig(temperature=0.7)), pair.example_prompts, repeats)
+    return {
+        "scribe": scribe,
+        "alpha_t1": best["alpha"],
+        "alpha_t07": cool["alpha"],
+        "c": best["c"],
+        "verify_cost": best["verify_cost"],
+        "best_k": best["k"],
+        "speedup_vs_plain": best["speedup_vs_plain"],
+        "predicted_speedup": best["predicted_speedup"],
+        "ratio_vs_hf": best["ratio_vs_hf"],
+        "overhead_fraction": best["overhead_fraction"],
+        "plain_forward_ms": best["plain_forward_ms"],
+        "sweep": [{key: r[key] for key in ("k", "speedup_vs_plain", "predicted_speedup", "alpha")} for r in sweep],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--pair", default="poetry")
+    parser.add_argument("--tokens", type=int, default=64)
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args()
+    pair = load_pair(args.pair, "cpu")
+    rows = [measure(pair, name, args.tokens, args.repeats) for name in pair.scribes]
+    print("| scribe | α (T=1.0) | α (T=0.7) | c | best k | speedup (measured) | predicted | vs transformers |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        hf = "—" if r["ratio_vs_hf"] is None else f"{r['ratio_vs_hf']:.2f}×"
+        print(f"| {r['scribe']} | {r['alpha_t1']:.2f} | {r['alpha_t07']:.2f} | {r['c']:.3f} | {r['best_k']} | {r['speedup_vs_plain']:.2f}× | {r['predicted_speedup']:.2f}× | {hf} |")
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            json.dump(rows, handle, indent=1)
+
+
+if __name__ == "__main__":
+    main()
