@@ -7,6 +7,7 @@ residual or the bonus from p, and roll both caches back to what was kept.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Callable
 
 import torch
 
@@ -54,8 +55,8 @@ class Writer:
     name: str
     target: torch.nn.Module
     vocab_size: int
-    piece: callable  # token id -> display text
-    decode: callable  # token ids -> text
+    piece: Callable[[int], str]  # token id -> display text
+    decode: Callable[[list[int]], str]  # token ids -> text
     eos_token_id: int | None = None
 
 
