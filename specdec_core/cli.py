@@ -10,7 +10,7 @@ from .engine import DecodeSettings, plain_generate, speculative_generate
 from .pairs import PAIR_LOADERS, PairError, load_pair
 from .rules import RULES
 from .sampling import SamplingConfig, SettingsError
-from .trace import Trace, summarize
+from .trace import Trace, segments, summarize
 
 # ANSI colours for the terminal trace: the parable's seal, red brush and bonus
 SEALED, STRUCK, CORRECTED, BONUS, RESET = "\033[32m", "\033[9;2;31m", "\033[1;31m", "\033[1;34m", "\033[0m"
@@ -93,13 +93,8 @@ def _generate(args) -> int:
 
 
 def colour_trace(trace: Trace) -> str:
-    parts = []
-    for r in trace.rounds:
-        parts += [SEALED + s.piece + RESET for s in r.drafted[: r.n_accepted]]
-        parts += [STRUCK + s.piece + RESET for s in r.drafted[r.n_accepted : r.n_accepted + 1]]
-        colour = {"corrected": CORRECTED, "bonus": BONUS}.get(r.next_kind, "")
-        parts.append(colour + r.next_piece + (RESET if colour else ""))
-    return "".join(parts)
+    colours = {"sealed": SEALED, "rejected": STRUCK, "corrected": CORRECTED, "bonus": BONUS}
+    return "".join(colours[kind] + piece + RESET if kind in colours else piece for piece, kind in segments(trace))
 
 
 def _proof(args) -> int:

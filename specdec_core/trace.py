@@ -117,6 +117,26 @@ class Trace:
         return trace
 
 
+def segments(trace: Trace) -> list[tuple[str, str]]:
+    """(piece, kind) in reading order: sealed, rejected, then corrected, bonus or plain.
+
+    Stops where the written tokens stop, so drafts accepted past an end token are not shown.
+    """
+    out, written = [], 0
+    for r in trace.rounds:
+        for step in r.drafted[: r.n_accepted]:
+            if written == len(trace.tokens):
+                return out
+            out.append((step.piece, "sealed"))
+            written += 1
+        if written == len(trace.tokens):
+            return out
+        out += [(step.piece, "rejected") for step in r.drafted[r.n_accepted : r.n_accepted + 1]]
+        out.append((r.next_piece, r.next_kind))
+        written += 1
+    return out
+
+
 def summarize(trace: Trace) -> dict:
     """Tokens per target forward, measured alpha overall and per draft position, accept lengths."""
     drafted = [step for r in trace.rounds for step in r.drafted]

@@ -155,3 +155,13 @@ def test_a_scribe_with_another_tokenizer_is_refused(tiny):
     check_same_vocabulary(tiny.tokenizer, char_tokenizer(list("春夏秋冬山水風月花鳥，。")), "same")
     with pytest.raises(PairError, match="different tokenizer"):
         check_same_vocabulary(tiny.tokenizer, char_tokenizer(list("夏春秋冬山水風月花鳥，。")), "shuffled")
+
+
+def test_segments_show_exactly_the_written_tokens(tiny, tiny_prompt):
+    from specdec_core.trace import segments
+
+    for seed in range(30):
+        trace = speculative_generate(tiny.writer(), tiny.scribe("lm"), tiny_prompt, DecodeSettings(k=6, seed=seed, max_new_tokens=40))
+        shown = [piece for piece, kind in segments(trace) if kind != "rejected"]
+        assert shown == [tiny.writer().piece(t) for t in trace.tokens]
+        assert all(kind in {"sealed", "rejected", "corrected", "bonus"} for _, kind in segments(trace))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import html
 
-from specdec_core.trace import Trace
+from specdec_core.trace import Trace, segments
 
 STYLES = {
     "sealed": "color:#1f6f43;border-bottom:2px solid #b22222",
@@ -16,10 +16,7 @@ STYLES = {
 
 def trace_html(trace: Trace) -> str:
     spans = [f'<span style="color:#555">{html.escape(trace.prompt_text)}</span>']
-    for r in trace.rounds:
-        spans += [_span(s.piece, "sealed") for s in r.drafted[: r.n_accepted]]
-        spans += [_span(s.piece, "rejected") for s in r.drafted[r.n_accepted : r.n_accepted + 1]]
-        spans.append(_span(r.next_piece, r.next_kind))
+    spans += [_span(piece, kind) for piece, kind in segments(trace)]
     return '<div style="font-size:1.6rem;line-height:2.2;font-family:serif">' + "".join(spans) + "</div>"
 
 
