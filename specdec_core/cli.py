@@ -6,6 +6,8 @@ import json
 import sys
 from dataclasses import replace
 
+from transformers.utils import logging as hf_logging
+
 from .engine import DecodeSettings, plain_generate, speculative_generate
 from .pairs import PAIR_LOADERS, PairError, load_pair
 from .rules import RULES
@@ -18,6 +20,7 @@ SEALED, STRUCK, CORRECTED, BONUS, RESET = "\033[32m", "\033[9;2;31m", "\033[1;31
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    hf_logging.disable_progress_bar()  # the terminal shows the trace, not weight-loading bars
     try:
         return args.command(args)
     except (PairError, SettingsError, ValueError) as error:
@@ -106,12 +109,12 @@ def _proof(args) -> int:
     scribe = None if args.plain else pair.scribe(args.scribe)
     report = run_proof(pair.target, scribe, pair.encode_prompt(prompt), args.samples, args.positions, settings, plain=args.plain)
     fit = report.fit
-    result = {"p_value": fit.p_value, "tv": fit.tv, "tv_corrected": fit.tv_corrected, "tv_ci": fit.tv_ci, "tv_null": fit.tv_null, "samples": fit.samples, "bins": fit.bins, "g_statistic": fit.g_statistic, "rule": args.rule, "positions": args.positions}
+    result = {"p_value": fit.p_value, "tv": fit.tv, "tv_corrected": fit.tv_corrected, "tv_ci": fit.tv_ci, "tv_null": fit.tv_null, "samples": fit.samples, "bins": fit.bins, "statistic": fit.statistic, "rule": args.rule, "positions": args.positions}
     if args.json:
         print(json.dumps(result))
     else:
         verdict = "consistent with the target" if fit.p_value >= 0.01 else "NOT the target's distribution"
-        print(f"{fit.samples} samples, G = {fit.g_statistic:.1f} on {fit.dof} dof, p = {fit.p_value:.3g}: {verdict}")
+        print(f"{fit.samples} samples, power divergence {fit.statistic:.1f} on {fit.dof} dof, p = {fit.p_value:.3g}: {verdict}")
         print(f"TV = {fit.tv:.4f} (bias-corrected {fit.tv_corrected:.4f}, 95% CI {fit.tv_ci[0]:.4f}-{fit.tv_ci[1]:.4f}; exact sampling alone gives {fit.tv_null:.4f})")
     return 0
 

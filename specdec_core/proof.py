@@ -99,7 +99,7 @@ def sample_continuations(
 def run_proof(target, scribe, prompt, n_samples, positions, settings, plain=False, batch_size=500, progress=None) -> ProofReport:
     exact = exact_distribution(target, prompt, positions, settings.sampling, n_samples)
     samples = sample_continuations(target, scribe, prompt, n_samples, positions, settings, plain, batch_size, progress)
-    fit = goodness_of_fit(exact.counts(samples), exact.probs, seed=settings.seed)
+    fit = goodness_of_fit(exact.counts(samples), exact.probs, n_samples=len(samples), seed=settings.seed)
     return ProofReport(fit, exact, samples)
 
 

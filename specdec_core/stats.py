@@ -12,7 +12,7 @@ MIN_EXPECTED = 5.0  # the usual validity condition for the chi-square approximat
 @dataclass
 class FitResult:
     p_value: float
-    g_statistic: float
+    statistic: float  # Cressie-Read power divergence, chi-square distributed with dof under the null
     dof: int
     bins: int
     samples: int
@@ -22,17 +22,25 @@ class FitResult:
     tv_null: float  # the tv that exact sampling alone gives on average with this many samples
 
 
-def goodness_of_fit(observed: np.ndarray, expected_probs: np.ndarray, seed: int = 0, resamples: int = 200) -> FitResult:
-    """G-test of counts against exact probabilities over the same cells.
+def goodness_of_fit(observed: np.ndarray, expected_probs: np.ndarray, n_samples: int | None = None, seed: int = 0, resamples: int = 200) -> FitResult:
+    """Goodness-of-fit test of counts against exact probabilities over the same cells.
+
+    The statistic is Cressie & Read's (1984) power divergence with lambda = 2/3, between Pearson's
+    chi-square (1) and the G-test (0): with hundreds of cells whose expected counts are 5 to 10,
+    the G-test rejects an exact sampler about twice as often as its nominal level (measured here),
+    while lambda = 2/3 keeps the chi-square approximation honest.
 
     Cells whose expected count is below MIN_EXPECTED are pooled into one "rest" cell, together
-    with whatever mass the cells given do not cover (so expected_probs may sum to less than 1).
+    with whatever mass the cells given do not cover (so expected_probs may sum to less than 1). Then
+    n_samples must count every sample, those that fell outside the listed cells included.
     """
     observed = np.asarray(observed, dtype=np.float64)
-    n = observed.sum()
+    n = float(observed.sum() if n_samples is None else n_samples)
     obs, probs = _pool(observed, np.asarray(expected_probs, dtype=np.float64), n)
-    with np.errstate(divide="ignore"):  # a count where p is 0 gives G = inf: a certain rejection
-        g, p_value = power_divergence(obs, probs * n, lambda_="log-likelihood")
+    if len(obs) < 2:  # everything fell in one pooled cell: nothing to test at this sample size
+        return FitResult(1.0, 0.0, 0, len(obs), int(n), 0.0, 0.0, [0.0, 0.0], 0.0)
+    with np.errstate(divide="ignore"):  # a count where p is 0 gives inf: a certain rejection
+        g, p_value = power_divergence(obs, probs * n, lambda_="cressie-read")
     rng = np.random.default_rng(seed)
     tv = _tv(obs / n, probs)
     boot = np.array([_tv(rng.multinomial(int(n), obs / n) / n, probs) for _ in range(resamples)])
@@ -42,7 +50,7 @@ def goodness_of_fit(observed: np.ndarray, expected_probs: np.ndarray, seed: int 
     low, high = np.quantile(boot, [0.025, 0.975])
     return FitResult(
         p_value=float(p_value),
-        g_statistic=float(g),
+        statistic=float(g),
         dof=len(obs) - 1,
         bins=len(obs),
         samples=int(n),

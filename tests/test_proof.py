@@ -57,7 +57,7 @@ def test_the_cached_sequential_engine_passes_the_same_test(tiny, tiny_prompt):
         for s in range(n)
     ]
     exact = exact_distribution(tiny.target, tiny_prompt, 1, SAMPLING, n)
-    fit = goodness_of_fit(np.bincount(firsts, minlength=tiny.vocab_size), exact.probs)
+    fit = goodness_of_fit(np.bincount(firsts, minlength=tiny.vocab_size), exact.probs, n_samples=n)
     assert fit.p_value > 0.001
 
 

@@ -38,6 +38,24 @@ def test_rare_cells_are_pooled_and_missing_mass_counted():
     assert fit.samples == 1000
 
 
+def test_cells_covering_part_of_the_mass_are_calibrated():
+    """Samples outside the listed cells still count in n (the bug a 2-token proof once had)."""
+    full = np.append(P, 0.0)
+    listed = full[:6]  # 0.9 of the mass listed, the rest unlisted
+    rng = np.random.default_rng(3)
+    p_values = []
+    for _ in range(200):
+        counts = rng.multinomial(N, full / full.sum())
+        p_values.append(goodness_of_fit(counts[:6], listed, n_samples=N, resamples=2).p_value)
+    assert np.mean(np.array(p_values) < 0.05) < 0.1
+    wrong = goodness_of_fit(counts[:6], listed, resamples=2)  # n taken as the listed counts alone
+    assert wrong.p_value < 1e-6
+
+
+def test_a_single_pooled_cell_has_nothing_to_test():
+    assert goodness_of_fit(np.array([3, 2]), np.array([0.0003, 0.0002]), n_samples=10_000).p_value == 1.0
+
+
 def test_an_impossible_observation_is_a_certain_rejection():
     fit = goodness_of_fit(np.array([90, 0, 10]), np.array([1.0, 0.0, 0.0]))
     assert fit.p_value == 0.0
