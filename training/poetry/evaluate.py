@@ -1,0 +1,185 @@
+"""Measure every exported model and write assets/models/poetry/metrics.json.
+
+* val loss: nats per token over validation entries (util.val_loss).
+* alpha: mean over positions of sum_x min(p(x), q(x)), p = master, q = scribe, both softmax(logits/T),
+  on (a) validation text and (b) text the master samples itself (what a decode actually visits).
+* ms/token: single-token forward with a DynamicCache, batch 1, float32, 1 thread (batch-1 decode
+  is per-op overhead bound; 2 threads only add contention on a busy 2-core box), all models
+  measured side by side in one run (interleaved, median).
+"""
+from __future__ import annotations
+
+import json
+import platform
+import statistics
+import time
+
+import torch
+import torch.nn.functional as F
+
+from training.poetry import data
+from training.poetry.models import describe
+from training.poetry.paths import ASSETS, SEED
+from training.poetry.util import load_exported, val_loss
+
+MASTER = "master"
+SCRIBES = ("tiny", "distilled")
+TEMPERATURES = (1.0, 0.7)
+PROMPTS = ("床前明月光，", "白日依山盡，", "春", "子曰：", "大江東去，")
+
+
+def available(names) -> list[str]:
+    return [n for n in names if (ASSETS / n / "config.json").exists()]
+
+
+@torch.no_grad()
+def logits_on(model, chunks, batch: int = 32) -> list[torch.Tensor]:
+    """Per chunk, the logits at every predicting position: list of (T_i, V)."""
+    out = []
+    for x, m, _, tm in data.padded_batches(chunks, batch):
+        lg = model(input_ids=x, attention_mask=m).logits                 # (B, T, V)
+        out += [lg[r][tm[r]] for r in range(len(x))]
+    return out
+
+
+def alpha(p_logits: torch.Tensor, q_logits: torch.Tensor, temperature: float) -> torch.Tensor:
+    """sum_x min(p, q) per position (Leviathan et al. 2023, Sec. 3.1), shape (N,)."""
+    p = F.softmax(p_logits / temperature, dim=-1)
+    q = F.softmax(q_logits / temperature, dim=-1)
+    return torch.minimum(p, q).sum(-1)
+
+
+@torch.no_grad()
+def master_samples(master, n: int, length: int, temperature: float, seed: int,
+                   cut_at_eos: bool = True) -> list[torch.Tensor]:
+    """``n`` sequences ``<s> ...`` sampled from the master (batched, cached), cut at ``</s>``."""
+    gen = torch.Generator().manual_seed(seed)
+    ids = torch.full((n, 1), data.BOS_ID, dtype=torch.long)
+    out = master(input_ids=ids, use_cache=True)
+    for _ in range(length - 1):
+        probs = F.softmax(out.logits[:, -1] / temperature, dim=-1)
+        nxt = torch.multinomial(probs, 1, generator=gen)                 # (n, 1)
+        ids = torch.cat([ids, nxt], 1)
+        out = master(input_ids=nxt, cache=out.cache, use_cache=True)
+    if not cut_at_eos:
+        return list(ids)
+    seqs = []
+    for row in ids:
+        ends = (row == data.EOS_ID).nonzero().flatten()
+        seqs.append(row[: ends[0] + 1] if len(ends) else row)
+    return seqs
+
+
+def alpha_table(master, scribes: dict, chunks) -> dict:
+    p_all = torch.cat(logits_on(master, chunks))                         # (N, V)
+    table = {}
+    for name, model in scribes.items():
+        q_all = torch.cat(logits_on(model, chunks))
+        table[name] = {f"T={t}": alpha(p_all, q_all, t).mean().item() for t in TEMPERATURES}
+    table["_positions"] = len(p_all)
+    return table
+
+
+@torch.no_grad()
+def decode_ms(models: dict, steps: int = 60, prompt_len: int = 16, rounds: int = 5) -> dict:
+    """Median ms of one single-token cached forward, batch 1; models interleaved round by round."""
+    times = {n: [] for n in models}
+    prompt = torch.randint(4, 100, (1, prompt_len), generator=torch.Generator().manual_seed(0))
+    for _ in range(rounds):
+        for name, model in models.items():
+            out = model(input_ids=prompt, use_cache=True)
+            cache, tok = out.cache, prompt[:, -1:]
+            for i in range(steps):
+                t0 = time.perf_counter()
+                out = model(input_ids=tok, cache=cache, use_cache=True)
+                if i >= 5:
+                    times[name].append(time.perf_counter() - t0)
+                cache = out.cache
+    return {n: 1000 * statistics.median(v) for n, v in times.items()}
+
+
+@torch.no_grad()
+def verify_ms(model, k_values=(4, 8), prompt_len: int = 16, reps: int = 40) -> dict:
+    """Median ms of one cached forward over k+1 new tokens (the master's verification pass)."""
+    prompt = torch.randint(4, 100, (1, prompt_len), generator=torch.Generator().manual_seed(1))
+    res = {}
+    for k in k_values:
+        ts = []
+        for _ in range(reps):
+            cache = model(input_ids=prompt, use_cache=True).cache
+            block = prompt[:, : k + 1]
+            t0 = time.perf_counter()
+            model(input_ids=block, cache=cache, use_cache=True)
+            ts.append(time.perf_counter() - t0)
+        res[f"k={k}"] = 1000 * statistics.median(ts)
+    return res
+
+
+def expected_speedup(a: float, c: float, k: int) -> float:
+    """Leviathan et al. Thm 3.8: (1 - a^(k+1)) / ((1 - a)(c k + 1))."""
+    return (1 - a ** (k + 1)) / ((1 - a) * (c * k + 1))
+
+
+@torch.no_grad()
+def samples(master, tok, temperature: float = 0.8, length: int = 64, seed: int = SEED) -> dict:
+    out = {}
+    for i, prompt in enumerate(PROMPTS):
+        gen = torch.Generator().manual_seed(seed + i)
+        ids = tok(prompt, return_tensors="pt")["input_ids"]
+        for _ in range(length):
+            probs = F.softmax(master(input_ids=ids).logits[0, -1] / temperature, -1)
+            nxt = torch.multinomial(probs, 1, generator=gen)
+            if nxt.item() == tok.eos_token_id:
+                break
+            ids = torch.cat([ids, nxt[None]], 1)
+        out[prompt] = tok.decode(ids[0], skip_special_tokens=True)
+    return out
+
+
+def dir_mb(name: str) -> float:
+    return sum(f.stat().st_size for f in (ASSETS / name).iterdir()) / 2 ** 20
+
+
+def evaluate_all(seed: int = SEED) -> dict:
+    from transformers import AutoTokenizer
+    torch.set_num_threads(2)
+    names = available((MASTER,) + SCRIBES)
+    models = {n: load_exported(n) for n in names}
+    val_ids = data.stream("val")
+    chunks = data.entry_chunks(val_ids, 256)
+    master = models[MASTER]
+    scribes = {n: m for n, m in models.items() if n != MASTER}
+    gen_chunks = master_samples(master, n=64, length=96, temperature=1.0, seed=seed)
+    torch.set_num_threads(1)
+    ms = decode_ms(models)
+    verify = verify_ms(master)
+    torch.set_num_threads(2)
+    metrics = {
+        "schema": 1,
+        "seed": seed,
+        "machine": {"platform": platform.platform(), "torch": torch.__version__,
+                    "threads": {"timing": 1, "other": 2}},
+        "models": {n: {**describe(n),
+                       "params": sum(p.numel() for p in m.parameters()),
+                       "size_mb": round(dir_mb(n), 2),
+                       "val_loss_nats_per_token": val_loss(m, val_ids, 256),
+                       "ms_per_token": ms[n], "c_vs_master": ms[n] / ms[MASTER]}
+                   for n, m in models.items()},
+        "alpha_val": alpha_table(master, scribes, chunks),
+        "alpha_master_samples": alpha_table(master, scribes, gen_chunks),
+        "master_verify_ms": verify,
+    }
+    for n in scribes:
+        a = metrics["alpha_master_samples"][n]["T=1.0"]
+        c = metrics["models"][n]["c_vs_master"]
+        metrics["models"][n]["expected_speedup_theory"] = {
+            f"k={k}": expected_speedup(a, c, k) for k in (2, 4, 6, 8)}
+    metrics["bench_speedup"] = "TODO: filled by specdec_core bench"
+    tok = AutoTokenizer.from_pretrained(ASSETS / MASTER)
+    metrics["master_samples_T0.8"] = samples(master, tok)
+    metrics["total_size_mb"] = round(sum(f.stat().st_size for f in ASSETS.rglob("*")
+                                         if f.is_file()) / 2 ** 20, 2)
+    text = json.dumps(metrics, ensure_ascii=False, indent=2)
+    (ASSETS / "metrics.json").write_text(text + "\n", encoding="utf-8")
+    print(text)
+    return metrics
