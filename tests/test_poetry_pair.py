@@ -33,10 +33,13 @@ def test_characters_outside_the_vocabulary_are_named(poetry):
         poetry.encode_prompt("床前Q月光")
 
 
-@pytest.mark.parametrize("rule, passes", [("exact", True), ("resample-p", False)])
-def test_two_token_proof_on_the_trained_pair(poetry, rule, passes):
-    """High-entropy p: the enumerated cells cover only part of the mass, the rest is pooled."""
+@pytest.mark.parametrize("scribe, rule, passes", [("distilled", "exact", True), ("trigram", "exact", True), ("trigram", "resample-p", False)])
+def test_two_token_proof_on_the_trained_pair(poetry, scribe, rule, passes):
+    """High-entropy p: the enumerated cells cover only part of the mass, the rest is pooled.
+
+    The broken rule's bias grows with 1 - alpha, so a poor scribe shows it at 10,000 samples.
+    """
     settings = DecodeSettings(k=4, seed=5, rule=rule)
-    report = run_proof(poetry.target, poetry.scribe("distilled"), poetry.encode_prompt(PROMPT), 10_000, 2, settings, batch_size=2000)
+    report = run_proof(poetry.target, poetry.scribe(scribe), poetry.encode_prompt(PROMPT), 10_000, 2, settings, batch_size=2000)
     assert report.exact.probs.sum() < 0.99  # the case that needs n to count every sample
     assert (report.fit.p_value > 0.001) == passes
