@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from specdec_core.char_tokenizer import char_tokenizer
 from training.poetry.paths import ASSETS, DATA, TOKENIZER_DIR
 
 PAD, BOS, EOS, UNK = "<pad>", "<s>", "</s>", "<unk>"
@@ -32,17 +33,9 @@ def build_vocab(entries: list[str], min_count: int = MIN_COUNT) -> tuple[list[st
 
 
 def make_fast_tokenizer(vocab: list[str]):
-    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, processors
-    from transformers import PreTrainedTokenizerFast
-
-    tok = Tokenizer(models.WordLevel({t: i for i, t in enumerate(vocab)}, unk_token=UNK))
-    tok.pre_tokenizer = pre_tokenizers.Split(Regex("."), behavior="isolated")
-    tok.decoder = decoders.Fuse()                              # no spaces between characters
-    tok.post_processor = processors.TemplateProcessing(
-        single=f"{BOS} $A", pair=f"{BOS} $A {BOS} $B", special_tokens=[(BOS, 1)])
-    return PreTrainedTokenizerFast(tokenizer_object=tok, bos_token=BOS, eos_token=EOS,
-                                   unk_token=UNK, pad_token=PAD,
-                                   clean_up_tokenization_spaces=False)
+    """The engine's character tokenizer over `vocab` (specials first, in SPECIALS order)."""
+    assert tuple(vocab[: len(SPECIALS)]) == SPECIALS
+    return char_tokenizer(vocab[len(SPECIALS) :], prepend_bos=True)
 
 
 def build() -> dict:
