@@ -1,9 +1,15 @@
-"""御筆樓 Scriptorium: the frame that routes pages and holds the shared sidebar."""
+"""御筆樓 Scriptorium: the frame that routes the pages and holds the shared sidebar."""
 import streamlit as st
 
-from ui.words import LANGUAGES
+from ui.look import apply_look
+from ui.settings import shared_sidebar
+from ui.texts.pages import PAGE_TITLES, page_title
 
 st.set_page_config(page_title="御筆樓 Scriptorium", page_icon="🖌️", layout="wide")
-st.sidebar.radio("語言 Language", list(LANGUAGES), format_func=LANGUAGES.get, key="language", horizontal=True)
-page = st.navigation([st.Page("pages/scriptorium.py", title="御筆樓 Scriptorium", default=True)])
-page.run()
+shared_sidebar()
+apply_look(large=st.session_state.get("large", False))
+pages = [
+    st.Page(f"pages/{name}.py", title=page_title(name), url_path=name, default=(name == "parable"))
+    for name in PAGE_TITLES
+]
+st.navigation(pages).run()

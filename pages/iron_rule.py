@@ -1,0 +1,7 @@
+"""Page iron_rule (being built)."""
+import streamlit as st
+
+from ui.settings import current_choice
+
+choice, pair = current_choice()
+st.title("iron_rule")

@@ -1,0 +1,7 @@
+"""Page proof (being built)."""
+import streamlit as st
+
+from ui.settings import current_choice
+
+choice, pair = current_choice()
+st.title("proof")

@@ -1,0 +1,1 @@
+"""Every word the app shows, one module per page, each entry in both languages."""

@@ -1,0 +1,39 @@
+"""Words of the shared sidebar and of messages every page may show."""
+from ui.i18n import Texts
+
+TEXT = Texts(
+    {
+        "language": {"zh": "語言", "en": "Language"},
+        "large_type": {"zh": "大字（投影用）", "en": "Large type (projector)"},
+        "settings": {"zh": "這一次抄寫", "en": "This run"},
+        "pair": {"zh": "模型組", "en": "Model pair"},
+        "device": {"zh": "運算裝置", "en": "Device"},
+        "advanced": {"zh": "進階", "en": "Advanced"},
+        "scribe": {"zh": "抄寫員阿速（草稿品質）", "en": "Scribe A-Su (draft quality)"},
+        "scribe_help": {
+            "zh": "由左到右，抄寫員的筆跡越來越像墨卿（依實測接受率 α 排列）。",
+            "en": "Left to right, the scribe's hand resembles the master's more (ordered by measured acceptance α).",
+        },
+        "noise": {"zh": "手抖（把 q 混入均勻分布）", "en": "Shaky hand (mix q with uniform)"},
+        "noise_help": {
+            "zh": "q ← (1 − 手抖)·q + 手抖·均勻分布：讓任何抄寫員變差，觀察 α 下降。",
+            "en": "q ← (1 − shake)·q + shake·uniform: makes any scribe worse, so you can watch α fall.",
+        },
+        "k": {"zh": "每行草稿字數 k", "en": "Drafted tokens per line k"},
+        "temperature": {"zh": "溫度（0 = 貪婪）", "en": "Temperature (0 = greedy)"},
+        "top_p": {"zh": "top-p", "en": "top-p"},
+        "seed": {"zh": "隨機種子", "en": "Seed"},
+        "max_new": {"zh": "新寫字數", "en": "New tokens"},
+        "prompt": {"zh": "開頭", "en": "Prompt"},
+        "examples": {"zh": "範例開頭", "en": "Example prompts"},
+        "share": {
+            "zh": "網址已記下所有設定：複製網址，別人打開就是同一次抄寫。",
+            "en": "The address bar holds every setting: share the link and others open exactly this run.",
+        },
+        "loading_pair": {"zh": "正在請墨卿與阿速入座（載入模型）…", "en": "Seating the master and the scribe (loading models)…"},
+        "cannot_load": {"zh": "無法載入這組模型：{error}", "en": "Cannot load this model pair: {error}"},
+        "cannot_run": {"zh": "無法抄寫：{error}", "en": "Cannot run: {error}"},
+        "no_pair": {"zh": "請先在側欄選一組能載入的模型。", "en": "Choose a model pair that loads, in the sidebar."},
+        "running": {"zh": "墨卿與阿速正在抄寫…", "en": "The master and the scribe are writing…"},
+    }
+)
