@@ -1,4 +1,4 @@
-"""``python -m training.poetry {corpus,tokenizer,ngram,master,master_phase2,tiny,distilled,eval,all}``.
+"""``python -m training.poetry {corpus,tokenizer,ngram,mismatched,master,master_phase2,tiny,distilled,eval,all}``.
 
 ``all`` runs every stage in order with the fixed seed in paths.SEED; each training stage resumes
 from data/poetry/ckpt/ if interrupted.
@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 
-STAGES = ("corpus", "tokenizer", "ngram", "master", "master_phase2", "tiny", "distilled", "eval")
+STAGES = ("corpus", "tokenizer", "ngram", "mismatched", "master", "master_phase2", "tiny", "distilled", "eval")
 
 
 def run_stage(stage: str) -> None:
@@ -21,6 +21,9 @@ def run_stage(stage: str) -> None:
         print(json.dumps(build(), ensure_ascii=False))
     elif stage == "ngram":
         from training.poetry.ngram import build
+        print(json.dumps(build()))
+    elif stage == "mismatched":
+        from training.poetry.mismatched import build
         print(json.dumps(build()))
     elif stage == "eval":
         from training.poetry.evaluate import evaluate_all

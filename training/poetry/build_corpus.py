@@ -84,6 +84,10 @@ def modern_score(body: str) -> int:
     return sum(ch in MODERN_CHARS for ch in body) + sum(body.count(w) for w in MODERN_WORDS)
 
 
+def is_modern(body: str) -> bool:
+    return modern_score(body) * 40 >= len(body)   # >= one modern marker per 40 characters
+
+
 def reject_reason(body: str) -> str | None:
     """Why an entry is not classical material (None: keep it)."""
     if not (MIN_CHARS <= len(body) <= MAX_CHARS):
@@ -92,7 +96,7 @@ def reject_reason(body: str) -> str | None:
         return "latin_or_digit"
     if any(not CJK.match(ch) and ch not in ALLOWED_PUNCT for ch in body):
         return "symbols"
-    if modern_score(body) * 40 >= len(body):      # >= one modern marker per 40 characters
+    if is_modern(body):
         return "modern_words"
     if body[-1] not in CLAUSE_PUNCT and body[-1] not in "」』”":
         return "no_final_punct"
@@ -118,6 +122,22 @@ def split_train_val(entries: list[str], seed: int) -> tuple[list[str], list[str]
 
 def sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def modern_prose() -> list[str]:
+    """The dropped entries written in modern prose (Traditional glyphs, deduped): the wrong books.
+
+    Modern by the same marker rule as the filter, whatever else rejected them (most of the Debian
+    tips also carry Latin letters or digits). Read by the mismatched scribe, never by the master.
+    """
+    fortunes = extract_deb(download_deb(DEB_DIR), DEB_DIR)
+    bodies = []
+    for name in SOURCES:
+        for entry in split_entries((fortunes / name).read_text(encoding="utf-8")):
+            body = body_of(entry)
+            if body and is_modern(body) and body not in bodies:  # modern is always dropped
+                bodies.append(body)
+    return to_traditional(bodies, OPENCC_CONFIG)
 
 
 def build(seed: int = SEED) -> dict:
