@@ -1,6 +1,8 @@
 """A causal LM with its KV cache: feed only what is new, roll back what was rejected."""
 from __future__ import annotations
 
+import copy
+
 import torch
 from transformers import DynamicCache, PreTrainedModel
 
@@ -57,3 +59,30 @@ def last_logits(model: PreTrainedModel, sequences: torch.Tensor, n_last: int = 1
     sequences = sequences.to(model.device)
     mask = torch.ones_like(sequences)  # no padding: rows have equal length by construction
     return model(input_ids=sequences, attention_mask=mask, use_cache=False, logits_to_keep=n_last).logits
+
+
+class SharedPrefix:
+    """A prefix read once, whose cache every row of a batch then shares (the proof's many samples).
+
+    Each call copies the one-row cache to the batch, so the prefix costs one forward in all, not
+    one per row and round.
+    """
+
+    @torch.inference_mode()
+    def __init__(self, model: PreTrainedModel, prefix: list[int]):
+        self.model, self.length = model, len(prefix)
+        self.cache = DynamicCache(config=model.config)
+        if prefix:
+            ids = torch.tensor([prefix], device=model.device)
+            model(input_ids=ids, attention_mask=torch.ones_like(ids), cache=self.cache, use_cache=True, logits_to_keep=1)
+
+    @torch.inference_mode()
+    def logits(self, suffixes: torch.Tensor, n_last: int = 1) -> torch.Tensor:
+        """Logits (B, n_last, V) after the last n_last positions of prefix + each row of suffixes (B, L)."""
+        suffixes = suffixes.to(self.model.device)
+        if self.length == 0:
+            return last_logits(self.model, suffixes, n_last)
+        cache = copy.deepcopy(self.cache)
+        cache.batch_repeat_interleave(len(suffixes))
+        mask = torch.ones((len(suffixes), self.length + suffixes.shape[1]), dtype=torch.long, device=suffixes.device)
+        return self.model(input_ids=suffixes, attention_mask=mask, cache=cache, use_cache=True, logits_to_keep=n_last).logits

@@ -14,7 +14,7 @@ from typing import Callable
 import numpy as np
 import torch
 
-from .cached_lm import last_logits
+from .cached_lm import SharedPrefix, last_logits
 from .drafting import draft_token
 from .rules import rule_named
 from .sampling import probs_from_logits, sample
@@ -85,11 +85,12 @@ def sample_continuations(
 ) -> np.ndarray:
     """First `positions` tokens of n_samples independent continuations (N, positions)."""
     generator = torch.Generator(device=target.device).manual_seed(settings.seed)
+    shared = SharedPrefix(target, prompt[:-1])  # every sample starts with the prompt: read it once
     batches: list[np.ndarray] = []
     done = 0
     while done < n_samples:
         size = min(batch_size, n_samples - done)
-        batches.append(_sample_batch(target, None if plain else scribe, prompt, size, positions, settings, generator))
+        batches.append(_sample_batch(shared, None if plain else scribe, prompt, size, positions, settings, generator))
         done += size
         if progress and progress(done, n_samples, np.concatenate(batches)) is False:
             break
@@ -103,7 +104,7 @@ def run_proof(target, scribe, prompt, n_samples, positions, settings, plain=Fals
     return ProofReport(fit, exact, samples)
 
 
-def _sample_batch(target, scribe, prompt, size, positions, settings, generator) -> np.ndarray:
+def _sample_batch(target: SharedPrefix, scribe, prompt, size, positions, settings, generator) -> np.ndarray:
     written: list[list[int]] = [[] for _ in range(size)]
     while True:
         groups = defaultdict(list)  # tokens written so far -> rows
@@ -113,13 +114,13 @@ def _sample_batch(target, scribe, prompt, size, positions, settings, generator) 
         if not groups:
             return np.array([tokens[:positions] for tokens in written])
         for length, rows in groups.items():
-            sequences = torch.tensor([prompt + written[row] for row in rows], device=target.device)
+            sequences = torch.tensor([prompt + written[row] for row in rows], device=target.model.device)
             k = min(settings.k, positions - length) if scribe else 0
             for row, new in zip(rows, _batched_round(target, scribe, sequences, k, settings, generator)):
                 written[row] += new
 
 
-def _batched_round(target, scribe, sequences, k, settings, generator) -> list[list[int]]:
+def _batched_round(target: SharedPrefix, scribe, sequences, k, settings, generator) -> list[list[int]]:
     """One speculative round for every row (B, L); returns each row's new tokens."""
     rule = rule_named(settings.rule)
     batch = len(sequences)
@@ -137,7 +138,7 @@ def _batched_round(target, scribe, sequences, k, settings, generator) -> list[li
         q_scored.append(scored)
     # 2. one target forward over every row and its draft
     full = torch.cat([sequences, *drafted], dim=1)
-    p = probs_from_logits(last_logits(target, full, k + 1), settings.sampling)  # (B, k+1, V)
+    p = probs_from_logits(target.logits(full[:, target.length :], k + 1), settings.sampling)  # (B, k+1, V)
     if k == 0:
         return [[t] for t in sample(p[:, 0], generator).tolist()]
     # 3. accept a prefix, 4. correction or bonus

@@ -3,6 +3,7 @@ import pytest
 import torch
 
 from specdec_core.sampling import SamplingConfig, SettingsError, mix_with_uniform, probs_from_logits, sample
+from specdec_core.stats import goodness_of_fit
 
 LOGITS = torch.log(torch.tensor([0.5, 0.25, 0.15, 0.1]))
 
@@ -56,3 +57,19 @@ def test_sample_is_replayed_by_the_same_seed():
 def test_out_of_range_settings_say_which(kwargs):
     with pytest.raises(SettingsError, match=next(iter(kwargs)).replace("_", "-")):
         SamplingConfig(**kwargs)
+
+
+def test_sample_matches_its_distribution_and_never_draws_a_zero():
+    probs = torch.tensor([0.0, 0.5, 0.0, 0.3, 0.2, 0.0])
+    draws = sample(probs.expand(40_000, -1), torch.Generator().manual_seed(3))
+    counts = torch.bincount(draws, minlength=6)
+    assert counts[[0, 2, 5]].sum() == 0
+    fit = goodness_of_fit(counts.numpy()[[1, 3, 4]], probs.numpy()[[1, 3, 4]])
+    assert fit.p_value > 0.001
+
+
+def test_sample_follows_a_skewed_distribution_negative_control():
+    """The same test rejects when the draws come from another distribution."""
+    draws = sample(torch.tensor([0.0, 0.45, 0.0, 0.35, 0.2, 0.0]).expand(40_000, -1), torch.Generator().manual_seed(3))
+    counts = torch.bincount(draws, minlength=6)
+    assert goodness_of_fit(counts.numpy()[[1, 3, 4]], [0.5, 0.3, 0.2]).p_value < 0.001
