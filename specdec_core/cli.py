@@ -60,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--pair", default="poetry", choices=list(PAIR_LOADERS))
+    parser.add_argument("--pair", default="poetry", help=f"{', '.join(PAIR_LOADERS)}, or TARGET,DRAFT (local directories or hub ids)")
     parser.add_argument("--scribe", default=None, help="default: the pair's best scribe")
     parser.add_argument("--k", type=int, default=4)
     parser.add_argument("--temperature", type=float, default=1.0)

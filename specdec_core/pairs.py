@@ -26,6 +26,7 @@ class ModelPair:
     default_scribe: str
     example_prompts: list[str] = field(default_factory=list)
     add_bos: bool = True
+    use_chat_template: bool = False  # instruction-tuned masters read the prompt as a user's turn
 
     @property
     def vocab_size(self) -> int:
@@ -59,12 +60,20 @@ class ModelPair:
         missing = self.unknown_characters(text)
         if missing:
             raise PairError(f"the vocabulary lacks these characters: {' '.join(missing)}")
-        ids = self.tokenizer.encode(text, add_special_tokens=False)
-        if self.add_bos and self.tokenizer.bos_token_id is not None:
-            ids = [self.tokenizer.bos_token_id] + ids
+        ids = self._prompt_ids(text)
         limit = self.context_limit - max_new_tokens
         if len(ids) > limit:
             raise PairError(f"the prompt has {len(ids)} tokens; with {max_new_tokens} new ones it may have at most {limit}")
+        return ids
+
+    def _prompt_ids(self, text: str) -> list[int]:
+        if self.use_chat_template:
+            # the template adds its own special tokens and ends with the assistant's turn opening
+            chat = [{"role": "user", "content": text}]
+            return list(self.tokenizer.apply_chat_template(chat, add_generation_prompt=True, tokenize=True, return_dict=False))
+        ids = self.tokenizer.encode(text, add_special_tokens=False)
+        if self.add_bos and self.tokenizer.bos_token_id is not None:
+            ids = [self.tokenizer.bos_token_id] + ids
         return ids
 
     def unknown_characters(self, text: str) -> list[str]:
@@ -101,17 +110,31 @@ def _poetry(device: torch.device) -> ModelPair:
     return load_poetry_pair(device)
 
 
-PAIR_LOADERS: dict[str, Callable[[torch.device], ModelPair]] = {"tiny": _tiny, "poetry": _poetry}
+def _smollm2(device: torch.device) -> ModelPair:
+    from .smollm_pair import load_smollm2_pair
+
+    return load_smollm2_pair(device)
+
+
+PAIR_LOADERS: dict[str, Callable[[torch.device], ModelPair]] = {"tiny": _tiny, "poetry": _poetry, "smollm2": _smollm2}
 
 
 def available_pairs() -> list[str]:
     """Registered pairs whose files are present, the default first."""
     from .poetry_pair import poetry_assets_present
+    from .smollm_pair import smollm2_present
 
-    return (["poetry"] if poetry_assets_present() else []) + ["tiny"]
+    present = {"poetry": poetry_assets_present(), "smollm2": smollm2_present(), "tiny": True}
+    return [name for name in ("poetry", "smollm2", "tiny") if present[name]]
 
 
 def load_pair(name: str, device: str = "auto") -> ModelPair:
+    """A registered pair by name, or any two models as "TARGET,DRAFT" (local directories or hub ids)."""
+    if "," in name:
+        from .any_pair import load_any_pair
+
+        target, draft = (part.strip() for part in name.split(",", 1))
+        return load_any_pair(target, draft, pick_device(device))
     if name not in PAIR_LOADERS:
-        raise PairError(f"unknown pair {name!r}; choose one of: {', '.join(PAIR_LOADERS)}")
+        raise PairError(f"unknown pair {name!r}; choose one of: {', '.join(PAIR_LOADERS)}, or give two models as TARGET,DRAFT")
     return PAIR_LOADERS[name](pick_device(device))

@@ -1,0 +1,62 @@
+"""Any pair "TARGET,DRAFT": local directories load and generate; wrong or unreachable models fail fast and say why."""
+import time
+
+import pytest
+
+from specdec_core import any_pair
+from specdec_core.char_tokenizer import char_tokenizer
+from specdec_core.engine import DecodeSettings, plain_generate, speculative_generate
+from specdec_core.pairs import PairError, load_pair
+from specdec_core.sampling import SamplingConfig
+
+
+@pytest.fixture(scope="module")
+def saved_tiny(tiny, tmp_path_factory):
+    """The tiny pair's target and draft saved as two ordinary model directories."""
+    root = tmp_path_factory.mktemp("models")
+    for name, model in (("target", tiny.target), ("draft", tiny.scribe("lm").model)):
+        model.save_pretrained(root / name)
+        tiny.tokenizer.save_pretrained(root / name)
+    return root
+
+
+def test_two_local_directories_load_and_generate(saved_tiny, tiny):
+    pair = load_pair(f"{saved_tiny / 'target'},{saved_tiny / 'draft'}", device="cpu")
+    assert list(pair.scribes) == ["prompt-lookup", "draft"] and pair.default_scribe == "draft"
+    prompt = pair.encode_prompt("春山", 12)
+    settings = DecodeSettings(k=3, sampling=SamplingConfig(temperature=0), max_new_tokens=12, stop_at_eos=False)
+    expected = plain_generate(tiny.writer(), tiny.encode_prompt("春山", 12), settings).tokens  # the original target
+    assert speculative_generate(pair.writer(), pair.scribe(), prompt, settings).tokens == expected
+
+
+def test_a_draft_with_another_tokenizer_is_refused(saved_tiny, tiny, tmp_path):
+    tiny.scribe("lm").model.save_pretrained(tmp_path / "draft")
+    char_tokenizer(list("abcdefghijkl")).save_pretrained(tmp_path / "draft")
+    with pytest.raises(PairError, match="different tokenizer"):
+        load_pair(f"{saved_tiny / 'target'},{tmp_path / 'draft'}", device="cpu")
+
+
+def test_a_missing_directory_is_named(saved_tiny):
+    started = time.perf_counter()
+    with pytest.raises(PairError, match=r"no model at './no/such/model'.*no such directory"):
+        load_pair(f"{saved_tiny / 'target'},./no/such/model", device="cpu")
+    assert time.perf_counter() - started < 5
+
+
+def test_an_unreachable_hub_id_fails_within_seconds_naming_what_was_tried(saved_tiny, tmp_path, monkeypatch):
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path))  # empty, whatever this machine holds
+    monkeypatch.setattr(any_pair, "_hub_offline", lambda: False)
+    started = time.perf_counter()
+    with pytest.raises(PairError, match=r"no model 'scriptorium-tests/absent'.*Hugging Face cache.*hub") as error:
+        load_pair(f"{saved_tiny / 'target'},scriptorium-tests/absent", device="cpu")
+    assert time.perf_counter() - started < 15, str(error.value)
+
+
+def test_a_hub_that_never_answers_is_abandoned(monkeypatch):
+    monkeypatch.setattr(any_pair, "_from_hub", lambda repo_id, local_only: (None, "absent") if local_only else time.sleep(30))
+    monkeypatch.setattr(any_pair, "HUB_TIME_LIMIT_S", 0.5)
+    monkeypatch.setattr(any_pair, "_hub_offline", lambda: False)
+    started = time.perf_counter()
+    with pytest.raises(PairError, match="no answer within"):
+        any_pair.resolve_model("owner/silent-model")
+    assert time.perf_counter() - started < 5
