@@ -1,7 +1,49 @@
-"""Page proof (being built)."""
+"""分毫不差 Indistinguishable: speculative and plain samples beside the exact target distribution, live."""
+from dataclasses import replace
+
 import streamlit as st
 
+from specdec_core.pairs import PairError
+from specdec_core.rules import EXPLANATIONS, RULES
+from ui.i18n import language
+from ui.proof_runs import ProofRun, cached_exact, draw_batch, streams
+from ui.proof_view import show_results
 from ui.settings import current_choice
+from ui.texts.common import TEXT as COMMON
+from ui.texts.proof import TEXT
 
 choice, pair = current_choice()
-st.title("proof")
+st.title(TEXT("title"))
+st.write(TEXT("intro"))
+left, right = st.columns(2)
+total = left.select_slider(TEXT("samples"), [1000, 2000, 5000, 10_000, 20_000], value=10_000, key="samples", bind="query-params")
+rule = right.selectbox(TEXT("rule"), list(RULES), key="rule", bind="query-params")
+(st.success if rule == "exact" else st.warning)(EXPLANATIONS[rule][language()])
+st.caption(TEXT("hint_poor"))
+try:
+    ids = pair.encode_prompt(choice.prompt, 2)
+except PairError as error:
+    st.error(COMMON("cannot_run", error=error))
+    st.stop()
+
+settings = replace(choice.settings, rule=rule)
+key = (choice.pair, choice.device, choice.scribe, tuple(ids), settings, total)
+runs = st.session_state.setdefault("proof_runs", {})
+start, stop = st.columns(2)
+started = start.button(TEXT("run"), type="primary", width="stretch")
+stop.button(TEXT("stop"), width="stretch")  # a click reruns the page, which interrupts the sampling
+exact = cached_exact(choice.pair, choice.device, tuple(ids), settings.sampling, total)
+board = st.empty()
+if started:
+    runs[key] = run = ProofRun(total)
+    speculative, plain = streams(pair, choice.scribe, ids, settings)
+    while run.done < total:
+        draw_batch(run, speculative, plain, exact)
+        with board.container():
+            show_results(run, exact, pair.writer().piece, final=False)
+    run.finished = True
+if key in runs:
+    with board.container():
+        show_results(runs[key], exact, pair.writer().piece, final=True)
+else:
+    board.info(TEXT("nothing_yet"))

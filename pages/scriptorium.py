@@ -1,7 +1,22 @@
-"""Page scriptorium (being built)."""
+"""御筆樓 The scriptorium: one real run of speculative decoding, stepped through round by round."""
 import streamlit as st
 
+from specdec_core.pairs import PairError
+from specdec_core.sampling import SettingsError
+from specdec_core.trace import Trace
+from ui.loading import cached_run
+from ui.scriptorium_view import show_run
 from ui.settings import current_choice
+from ui.texts.common import TEXT as COMMON
+from ui.texts.scriptorium import TEXT
 
 choice, pair = current_choice()
-st.title("scriptorium")
+st.title(TEXT("title"))
+st.write(TEXT("intro"))
+try:
+    with st.spinner(COMMON("running")):
+        trace = Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings))
+except (PairError, SettingsError) as error:
+    st.error(COMMON("cannot_run", error=error))
+    st.stop()
+show_run(trace)

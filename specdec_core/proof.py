@@ -72,6 +72,24 @@ def exact_distribution(target, prompt: list[int], positions: int, sampling, n_sa
     return ExactDistribution(2, vocab, first.numpy(), joint.flatten().numpy())
 
 
+class SampleStream:
+    """Independent continuations, drawn a batch at a time from one seeded generator.
+
+    A page can interleave two streams (speculative and plain) and redraw its histograms between
+    batches; the samples are those one long call would give.
+    """
+
+    def __init__(self, target, scribe, prompt: list[int], positions: int, settings, plain: bool = False):
+        self.scribe = None if plain else scribe
+        self.prompt, self.positions, self.settings = list(prompt), positions, settings
+        self.generator = torch.Generator(device=target.device).manual_seed(settings.seed)
+        self.shared = SharedPrefix(target, self.prompt[:-1])  # every sample starts with the prompt: read it once
+
+    def draw(self, size: int) -> np.ndarray:
+        """The first `positions` tokens of `size` more continuations (size, positions)."""
+        return _sample_batch(self.shared, self.scribe, self.prompt, size, self.positions, self.settings, self.generator)
+
+
 def sample_continuations(
     target,
     scribe,
@@ -84,13 +102,12 @@ def sample_continuations(
     progress: Progress | None = None,
 ) -> np.ndarray:
     """First `positions` tokens of n_samples independent continuations (N, positions)."""
-    generator = torch.Generator(device=target.device).manual_seed(settings.seed)
-    shared = SharedPrefix(target, prompt[:-1])  # every sample starts with the prompt: read it once
+    stream = SampleStream(target, scribe, prompt, positions, settings, plain)
     batches: list[np.ndarray] = []
     done = 0
     while done < n_samples:
         size = min(batch_size, n_samples - done)
-        batches.append(_sample_batch(shared, None if plain else scribe, prompt, size, positions, settings, generator))
+        batches.append(stream.draw(size))
         done += size
         if progress and progress(done, n_samples, np.concatenate(batches)) is False:
             break

@@ -1,24 +1,80 @@
-"""Turn a trace into HTML: sealed, struck, corrected and bonus characters, as in the parable."""
+"""The sheet as HTML: the scribe's light ink, the master's red seals, red-brush corrections, bonus marks.
+
+Each character sits in a cell of manuscript paper. The renderer only reads the trace: which tokens
+were drafted, sealed, struck and written, up to the moment the class is looking at.
+"""
 from __future__ import annotations
 
 import html
+import re
 
-from specdec_core.trace import Trace, segments
+from specdec_core.trace import Round, Trace
+from ui.look import INK, LIGHT_INK, PAPER, VERMILION
+from ui.moments import Moment
 
-STYLES = {
-    "sealed": "color:#1f6f43;border-bottom:2px solid #b22222",
-    "rejected": "color:#b22222;text-decoration:line-through;opacity:.55",
-    "corrected": "color:#b22222;font-weight:700",
-    "bonus": "color:#1f4e9c;font-weight:700",
-    "plain": "",
-}
+SPECIAL = re.compile(r"^<[^<>\s]{1,24}>$")  # </s>, <|im_end|>: control tokens, not writing
+
+STYLE = f"""
+<style>
+.sheet {{ font-family: "Noto Serif CJK TC", "Noto Serif TC", serif; line-height: 1; background: {PAPER};
+  padding: .6em; border: 1px solid #d8cbb0; border-radius: 4px; }}
+.sheet .cell {{ display: inline-flex; align-items: center; justify-content: center; position: relative;
+  min-width: 1.5em; height: 1.5em; margin: 2px 1px; padding: 0 .1em; border: 1px solid #e3d8bf;
+  font-size: var(--sheet-size, 1.9rem); color: {INK}; vertical-align: middle; }}
+.sheet .prompt {{ color: #6d6659; background: #efe6d2; }}
+.sheet .draft {{ color: {LIGHT_INK}; border: 1px dashed {LIGHT_INK}; }}
+.sheet .sealed::after {{ content: ""; position: absolute; right: -3px; bottom: -3px; width: .42em; height: .42em;
+  background: {VERMILION}; border-radius: 2px; }}
+.sheet .new-seal::after {{ animation: stamp .45s ease-out; }}
+@keyframes stamp {{ from {{ transform: scale(3); opacity: 0; }} to {{ transform: scale(1); opacity: 1; }} }}
+.sheet .struck {{ color: {LIGHT_INK}; text-decoration: line-through {VERMILION} 3px; font-size: 1.2rem; }}
+.sheet .discarded {{ color: #c9c0b0; text-decoration: line-through; font-size: 1.2rem; border-style: dotted; }}
+.sheet .corrected {{ color: {VERMILION}; font-weight: 700; border-color: {VERMILION}; }}
+.sheet .bonus {{ color: {INK}; font-weight: 700; border: 2px solid {INK}; }}
+.sheet .plain {{ color: {INK}; }}
+.sheet .current {{ background: #fff8e6; }}
+</style>
+"""
 
 
-def trace_html(trace: Trace) -> str:
-    spans = [f'<span style="color:#555">{html.escape(trace.prompt_text)}</span>']
-    spans += [_span(piece, kind) for piece, kind in segments(trace)]
-    return '<div style="font-size:1.6rem;line-height:2.2;font-family:serif">' + "".join(spans) + "</div>"
+def sheet_html(trace: Trace, moment: Moment, show_struck: bool = True) -> str:
+    cells = [_cell(ch, "prompt") for ch in trace.prompt_text]
+    written = 0
+    for i, r in enumerate(trace.rounds[: moment.round + 1]):
+        now = i == moment.round
+        kinds = _round_kinds(r, moment if now else None)
+        for j, (piece, kind) in enumerate(kinds):
+            if written >= len(trace.tokens) and kind not in ("draft", "discarded", "struck"):
+                break
+            if kind in ("struck", "discarded") and not (show_struck or now):
+                continue
+            new_seal = now and moment.stage == "seal" and j == moment.sealed - 1
+            cells.append(_cell(piece, kind, current=now, new_seal=new_seal))
+            written += kind in ("sealed", "corrected", "bonus", "plain")
+    return STYLE + '<div class="sheet">' + "".join(cells) + "</div>"
 
 
-def _span(text: str, kind: str) -> str:
-    return f'<span style="{STYLES[kind]}">{html.escape(text)}</span>'
+def display_piece(piece: str) -> str:
+    """How a token looks on paper: control tokens become a mark, whitespace stays visible."""
+    if SPECIAL.match(piece):
+        return "∎"
+    return piece.replace("\n", "↵") if piece.strip() else "␣" * max(len(piece), 1)
+
+
+def _round_kinds(r: Round, moment: Moment | None) -> list[tuple[str, str]]:
+    """(piece, kind) of a round, complete (moment None) or as far as the moment has gone."""
+    drafted = [s.piece for s in r.drafted]
+    if moment is not None and moment.stage != "verdict":
+        return [(p, "sealed") for p in drafted[: moment.sealed]] + [(p, "draft") for p in drafted[moment.sealed :]]
+    out = [(p, "sealed") for p in drafted[: r.n_accepted]]
+    if r.n_accepted < len(drafted):
+        out.append((drafted[r.n_accepted], "struck"))
+        if moment is not None:  # the rest of the line is discarded unread; shown only while current
+            out += [(p, "discarded") for p in drafted[r.n_accepted + 1 :]]
+    return out + [(r.next_piece, r.next_kind)]
+
+
+def _cell(piece: str, kind: str, current: bool = False, new_seal: bool = False) -> str:
+    classes = " ".join(["cell", kind] + (["current"] if current else []) + (["new-seal"] if new_seal else []))
+    title = html.escape(piece, quote=True)
+    return f'<span class="{classes}" title="{title}">{html.escape(display_piece(piece))}</span>'

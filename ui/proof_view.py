@@ -1,0 +1,49 @@
+"""Draw a proof run: progress, histograms, TV over samples, and the tests' verdicts."""
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.proof_plots import histogram_figure, top_cells, tv_history_figure
+from ui.proof_runs import Exact, ProofRun, fit
+from ui.texts.proof import TEXT
+
+WHO = ("speculative", "plain")
+
+
+def show_results(run: ProofRun, exact: Exact, piece, final: bool) -> None:
+    st.progress(run.done / run.total, TEXT("progress", done=run.done, total=run.total, seconds=run.seconds))
+    if final and not run.finished:
+        st.warning(TEXT("stopped", done=run.done))
+    if not run.done:
+        return
+    names = {"exact": TEXT("exact"), **{who: TEXT(who) for who in WHO}, "null": TEXT("null")}
+    samples = {who: run.samples(who) for who in WHO}
+    tag = f"{run.done}-{final}"  # each redraw is a new element
+    left, right = st.columns(2)
+    left.subheader(TEXT("first"))
+    left.plotly_chart(histogram_figure(top_cells(exact.first, samples, piece), names, TEXT("frequency")), key=f"first-{tag}")
+    right.subheader(TEXT("joint"))
+    right.plotly_chart(histogram_figure(top_cells(exact.joint, samples, piece), names, TEXT("frequency")), key=f"joint-{tag}")
+    if final:
+        _verdicts(run, exact, names)
+    st.subheader(TEXT("tv_history"))
+    st.plotly_chart(tv_history_figure(run.history, names, (TEXT("n"), TEXT("tv_axis"))), key=f"tv-{tag}")
+
+
+def _verdicts(run: ProofRun, exact: Exact, names: dict[str, str]) -> None:
+    rows = []
+    for who in WHO:
+        first, joint = fit(run, who, exact)
+        rows.append({
+            TEXT("table_who"): names[who],
+            TEXT("table_p_first"): f"{first.p_value:.3g}",
+            TEXT("table_p_joint"): f"{joint.p_value:.3g}",
+            TEXT("table_tv"): f"{joint.tv:.4f}",
+            TEXT("table_ci"): f"[{joint.tv_ci[0]:.4f}, {joint.tv_ci[1]:.4f}]",
+            TEXT("table_null"): f"{joint.tv_null:.4f}",
+        })
+        worst = min(first.p_value, joint.p_value)
+        passed = worst > 0.001
+        (st.success if passed else st.error)(TEXT("verdict_same" if passed else "verdict_drift", who=names[who], p=worst))
+    st.dataframe(rows, hide_index=True, width="stretch")
+    st.caption(TEXT("test_note"))

@@ -1,0 +1,135 @@
+"""The scriptorium's stepper: controls, sheet, counters and one position's details, as a fragment.
+
+Stepping reruns only this fragment, so a class clicking through a run never waits on the models.
+"""
+from __future__ import annotations
+
+import hashlib
+
+import streamlit as st
+
+from specdec_core.trace import Round, Trace
+from ui.moments import Moment, moments, positions, progress_at
+from ui.render import display_piece, sheet_html
+from ui.scriptorium_plots import cache_figure, candidate_figure
+from ui.texts.scriptorium import TEXT
+
+PLAY_SECONDS = 0.8
+
+
+def show_run(trace: Trace) -> None:
+    _reset_if_new(trace)
+    every = PLAY_SECONDS if st.session_state.get("playing") else None
+    st.fragment(run_every=every)(_stepper)(trace)
+
+
+def _reset_if_new(trace: Trace) -> None:
+    identity = hashlib.sha1(trace.to_json().encode()).hexdigest()
+    if st.session_state.get("moment_of") != identity:
+        st.session_state.update(moment_of=identity, moment=1, playing=False)
+
+
+def _stepper(trace: Trace) -> None:
+    steps = moments(trace)
+    if st.session_state.get("playing"):
+        _advance(len(steps))
+    _controls(len(steps))
+    moment = steps[st.session_state["moment"] - 1]
+    show_struck = st.toggle(TEXT("show_struck"), value=True, key="show_struck")
+    st.html(sheet_html(trace, moment, show_struck))
+    st.caption(TEXT("legend"))
+    _counters(trace, moment)
+    r = trace.rounds[moment.round]
+    st.info(_story(r, moment))
+    if moment.stage == "verdict" or r.drafted:
+        _position_details(r, moment)
+    with st.expander(TEXT("caches")):
+        st.plotly_chart(cache_figure(r, _labels("master", "scribe", "before", "after", "rolled", "kept", "dropped") | {"axis": TEXT("cache_axis")}))
+        st.caption(TEXT("cache_note"))
+    with st.expander(TEXT("full_text")):
+        st.write(trace.prompt_text + trace.text)
+
+
+def _advance(total: int) -> None:
+    if st.session_state["moment"] < total:
+        st.session_state["moment"] += 1
+    if st.session_state["moment"] >= total:
+        st.session_state["playing"] = False
+        st.rerun()  # the whole page, so the fragment stops its timer
+
+
+def _controls(total: int) -> None:
+    cols = st.columns(5)
+    at = st.session_state["moment"]
+    cols[0].button(TEXT("start"), on_click=_go, args=(1,), disabled=at <= 1, width="stretch")
+    cols[1].button(TEXT("back"), on_click=_go, args=(at - 1,), disabled=at <= 1, width="stretch")
+    playing = st.session_state.get("playing", False)
+    if cols[2].button(TEXT("pause" if playing else "play"), disabled=at >= total and not playing, width="stretch"):
+        st.session_state["playing"] = not playing
+        st.rerun()
+    cols[3].button(TEXT("forward"), on_click=_go, args=(at + 1,), disabled=at >= total, width="stretch")
+    cols[4].button(TEXT("end"), on_click=_go, args=(total,), disabled=at >= total, width="stretch")
+    if total > 1:
+        st.slider(TEXT("moment"), 1, total, key="moment")
+
+
+def _go(index: int) -> None:
+    st.session_state["moment"] = index
+    st.session_state["playing"] = False
+
+
+def _counters(trace: Trace, moment: Moment) -> None:
+    now = progress_at(trace, moment)
+    cols = st.columns(4)
+    cols[0].metric(TEXT("tokens"), now.tokens)
+    cols[1].metric(TEXT("forwards"), now.target_forwards)
+    cols[2].metric(TEXT("per_forward"), f"{now.tokens / now.target_forwards:.2f}" if now.target_forwards else "—")
+    cols[3].metric(TEXT("alpha"), "—" if now.alpha is None else f"{now.alpha:.2f}")
+
+
+def _story(r: Round, moment: Moment) -> str:
+    number, n = r.index + 1, len(r.drafted)
+    if moment.stage == "draft":
+        return TEXT("stage_draft", round=number, n=n)
+    if moment.stage == "seal":
+        return TEXT("stage_seal", round=number, sealed=moment.sealed)
+    good, gain = display_piece(r.next_piece), r.n_accepted + 1
+    if r.next_kind == "corrected":
+        bad = display_piece(r.drafted[r.n_accepted].piece)
+        return TEXT("stage_corrected", round=number, at=r.n_accepted + 1, bad=bad, good=good, gain=gain)
+    if r.next_kind == "bonus":
+        return TEXT("stage_bonus", round=number, n=n, good=good, gain=gain)
+    return TEXT("stage_plain", round=number, good=good)
+
+
+def _position_details(r: Round, moment: Moment) -> None:
+    slots = positions(r)
+    default = r.n_accepted if moment.stage == "verdict" else max(moment.sealed - 1, 0)
+    label = lambda i: f"{i + 1} · {display_piece(r.drafted[i].piece)}" if i < len(r.drafted) else f"{TEXT('new_slot')} · {display_piece(r.next_piece)}"
+    at = st.segmented_control(TEXT("position"), slots, format_func=label, default=default, key=f"position_{r.index}_{moment.stage}")
+    at = default if at is None else at
+    labels = _labels("p", "q", "min", "r") | {"axis": TEXT("axis")}
+    if at < len(r.drafted):
+        step = r.drafted[at]
+        st.plotly_chart(candidate_figure(step.candidates, step.token, labels, residual=False))
+        _decision(step, checked=at <= r.n_accepted)
+    else:
+        st.plotly_chart(candidate_figure(r.next_dist_top, r.next_token, labels, residual=r.next_kind == "corrected"))
+        st.caption(TEXT("from_residual" if r.next_kind == "corrected" else "from_p"))
+
+
+def _decision(step, checked: bool) -> None:
+    cols = st.columns(5)
+    cols[0].metric(TEXT("p_x"), f"{step.p:.3f}")
+    cols[1].metric(TEXT("q_x"), f"{step.q:.3f}")
+    cols[2].metric(TEXT("ratio"), f"{step.p / step.q:.2f}" if step.q > 0 else "∞")
+    cols[3].metric(TEXT("u"), f"{step.u:.3f}")
+    if checked:
+        cols[4].metric(TEXT("decision"), "✔" if step.accepted else "✘")
+        st.caption(TEXT("accepted" if step.accepted else "rejected"))
+    else:
+        st.caption(TEXT("unchecked"))
+
+
+def _labels(*keys: str) -> dict[str, str]:
+    return {key: TEXT(key) for key in keys}

@@ -1,0 +1,57 @@
+"""Words of the proof page (分毫不差)."""
+from ui.i18n import Texts
+
+TEXT = Texts(
+    {
+        "title": {"zh": "分毫不差：看不出是誰寫的", "en": "Indistinguishable: no one can tell who wrote it"},
+        "intro": {
+            "zh": "鐵律保證：墨卿與阿速合寫的稿，和墨卿獨自寫的稿，統計上無法分辨。這一頁讓兩者各寫上萬次開頭的兩個字，"
+            "和墨卿的精確分布 p 並排比較，直方圖隨樣本一起長出來；再把鐵律改壞，看差異如何浮現。",
+            "en": "The iron rule promises that a sheet written by the master and the scribe together cannot be told apart, "
+            "statistically, from one the master wrote alone. Here both write the first two tokens thousands of times, "
+            "side by side with the master's exact distribution p; the histograms grow as the samples arrive. Then break the rule and watch the difference appear.",
+        },
+        "samples": {"zh": "樣本數", "en": "Samples"},
+        "rule": {"zh": "接受規則（可以故意改壞）", "en": "Acceptance rule (break it on purpose)"},
+        "run": {"zh": "開始取樣", "en": "Start sampling"},
+        "stop": {"zh": "停止", "en": "Stop"},
+        "progress": {"zh": "已取 {done:,} / {total:,} 個樣本（{seconds:.0f} 秒）", "en": "{done:,} of {total:,} samples ({seconds:.0f} s)"},
+        "stopped": {"zh": "已停止：以下結果只用了 {done:,} 個樣本。", "en": "Stopped: the results below use {done:,} samples only."},
+        "nothing_yet": {"zh": "按「開始取樣」。", "en": "Press “Start sampling”."},
+        "exact": {"zh": "精確分布 p", "en": "exact p"},
+        "speculative": {"zh": "墨卿＋阿速（推測解碼）", "en": "master + scribe (speculative)"},
+        "plain": {"zh": "墨卿獨寫", "en": "master alone"},
+        "first": {"zh": "第一個字", "en": "First token"},
+        "joint": {"zh": "前兩個字（聯合分布，最可能的格子）", "en": "First two tokens (joint, most likely cells)"},
+        "frequency": {"zh": "頻率", "en": "frequency"},
+        "tv_axis": {"zh": "總變異距離 TV", "en": "total variation distance"},
+        "tv_history": {"zh": "樣本越多，誤差越小：TV 隨樣本數的變化", "en": "More samples, less noise: TV as samples grow"},
+        "null": {"zh": "完全正確的取樣在此樣本數下的平均 TV", "en": "mean TV of an exact sampler at this size"},
+        "n": {"zh": "樣本數", "en": "samples"},
+        "table_who": {"zh": "誰寫的", "en": "Who wrote"},
+        "table_p_first": {"zh": "第一字 p 值", "en": "p-value, first token"},
+        "table_p_joint": {"zh": "前兩字 p 值", "en": "p-value, first two"},
+        "table_tv": {"zh": "TV（前兩字）", "en": "TV (first two)"},
+        "table_ci": {"zh": "TV 的 95% 信賴區間", "en": "95% interval for TV"},
+        "table_null": {"zh": "正確取樣的 TV", "en": "TV of exact sampling"},
+        "verdict_same": {
+            "zh": "{who}：與精確分布分不出來（p = {p:.3f}）。",
+            "en": "{who}: cannot be told apart from the exact distribution (p = {p:.3f}).",
+        },
+        "verdict_drift": {
+            "zh": "{who}：偏離了精確分布（p = {p:.1e}），這不是抽樣的運氣。",
+            "en": "{who}: drifts from the exact distribution (p = {p:.1e}); this is not sampling luck.",
+        },
+        "test_note": {
+            "zh": "檢定：Cressie–Read 冪散度（λ = 2/3，介於卡方與 G 檢定之間）；期望次數不足 5 的格子合併。p 值很小代表樣本不像來自 p。"
+            "TV 的區間以 bootstrap 估計。",
+            "en": "Test: Cressie–Read power divergence (λ = 2/3, between chi-square and the G-test); cells expected fewer than 5 times are pooled. "
+            "A tiny p-value says the samples do not look like draws from p. The TV interval is a bootstrap estimate.",
+        },
+        "hint_poor": {
+            "zh": "提示：壞規則的偏差隨 1 − α 變大；選較差的抄寫員，偏差更快現形。",
+            "en": "Hint: a broken rule's bias grows with 1 − α; a poorer scribe shows it sooner.",
+        },
+        "bug": {"zh": "這個錯誤在真實程式中出現過：", "en": "This mistake has shipped in real code:"},
+    }
+)

@@ -1,0 +1,96 @@
+"""Words of the scriptorium page."""
+from ui.i18n import Texts
+
+TEXT = Texts(
+    {
+        "title": {"zh": "御筆樓：逐輪抄寫", "en": "The scriptorium, round by round"},
+        "intro": {
+            "zh": "阿速用淡墨一口氣寫一行（草稿 q）；墨卿一眼校完整行（目標 p 的一次前向計算），由左到右在接受的字上蓋朱印，"
+            "遇到第一個他不會這樣寫的字，就用朱筆刪去並親筆改正；整行都通過時，他再多寫一字。",
+            "en": "A-Su dashes off a line in light ink (the draft q); Mo Qing checks it at one glance (one forward pass of the "
+            "target p), stamps a red seal on each character he accepts from the left, strikes the first one he would not "
+            "have written with his red brush and writes his own; when the whole line passes, he adds one more.",
+        },
+        "replaying": {"zh": "正在重播卷宗第 {id} 號抄寫。", "en": "Replaying archived run no. {id}."},
+        "leave_replay": {"zh": "回到側欄的設定", "en": "Back to the sidebar's settings"},
+        "start": {"zh": "⏮ 從頭", "en": "⏮ Start"},
+        "back": {"zh": "◀ 上一步", "en": "◀ Back"},
+        "play": {"zh": "▶ 播放", "en": "▶ Play"},
+        "pause": {"zh": "⏸ 暫停", "en": "⏸ Pause"},
+        "forward": {"zh": "下一步 ▶", "en": "Step ▶"},
+        "end": {"zh": "寫到底 ⏭", "en": "To the end ⏭"},
+        "moment": {"zh": "第幾步", "en": "Step"},
+        "show_struck": {"zh": "保留前幾輪被刪的字", "en": "Keep earlier rounds' struck characters"},
+        "tokens": {"zh": "已寫字數", "en": "Tokens written"},
+        "forwards": {"zh": "墨卿校閱次數", "en": "Master forward passes"},
+        "per_forward": {"zh": "每次校閱得字", "en": "Tokens per pass"},
+        "alpha": {"zh": "目前接受率 α", "en": "α so far"},
+        "legend": {
+            "zh": "灰底：開頭　淡墨虛框：阿速的草稿　右下朱印：墨卿接受　朱線刪去：被退回　朱字：墨卿改正　粗框：整行通過後的加筆　∎：詩的結尾",
+            "en": "grey: the prompt  light dashed: A-Su's draft  red seal: accepted  struck in red: rejected  "
+            "red character: the master's correction  bold box: bonus after a full line  ∎: end of the poem",
+        },
+        "stage_draft": {
+            "zh": "第 {round} 輪：阿速寫了 {n} 個字，墨卿還沒看。",
+            "en": "Round {round}: A-Su has drafted {n} tokens; the master has not looked yet.",
+        },
+        "stage_seal": {
+            "zh": "第 {round} 輪：墨卿一眼看完整行，從左起蓋了 {sealed} 個印。",
+            "en": "Round {round}: the master read the whole line at one glance and has sealed {sealed} from the left.",
+        },
+        "stage_corrected": {
+            "zh": "第 {round} 輪：第 {at} 字「{bad}」墨卿不會這樣寫，朱筆改為「{good}」，後面的草稿作廢。這一輪得 {gain} 字。",
+            "en": "Round {round}: the master would not write “{bad}” at position {at}; his red brush writes “{good}” "
+            "and the rest of the line is discarded. This round gains {gain} tokens.",
+        },
+        "stage_bonus": {
+            "zh": "第 {round} 輪：整行 {n} 字全部蓋印，墨卿從同一次校閱中再加一字「{good}」。這一輪得 {gain} 字。",
+            "en": "Round {round}: all {n} drafted tokens are sealed, and the same glance gives the master one more, “{good}”. "
+            "This round gains {gain} tokens.",
+        },
+        "stage_plain": {
+            "zh": "第 {round} 輪：阿速沒有草稿，墨卿自己寫了「{good}」。",
+            "en": "Round {round}: the scribe had no proposal, so the master wrote “{good}” himself.",
+        },
+        "position": {"zh": "看一個位置", "en": "Look at one position"},
+        "new_slot": {"zh": "新字", "en": "new"},
+        "p": {"zh": "墨卿 p", "en": "master p"},
+        "q": {"zh": "阿速 q", "en": "scribe q"},
+        "min": {"zh": "min(p, q)：兩人一致的部分", "en": "min(p, q): where they agree"},
+        "r": {"zh": "殘差 max(0, p − q) 正規化", "en": "residual max(0, p − q), normalised"},
+        "axis": {"zh": "機率", "en": "probability"},
+        "p_x": {"zh": "p(x)", "en": "p(x)"},
+        "q_x": {"zh": "q(x)", "en": "q(x)"},
+        "ratio": {"zh": "p/q", "en": "p/q"},
+        "u": {"zh": "均勻亂數 u", "en": "uniform u"},
+        "decision": {"zh": "判決", "en": "Decision"},
+        "accepted": {"zh": "u < min(1, p/q)：蓋印", "en": "u < min(1, p/q): sealed"},
+        "rejected": {"zh": "u ≥ min(1, p/q)：退回", "en": "u ≥ min(1, p/q): rejected"},
+        "unchecked": {
+            "zh": "前面已有字被退回，這個字不再檢查，直接作廢。",
+            "en": "An earlier token was rejected, so this one is discarded without a check.",
+        },
+        "from_residual": {
+            "zh": "這個字從正規化的殘差 max(0, p − q) 抽出：只在墨卿比阿速更想寫的字之中挑。",
+            "en": "This token was drawn from the normalised residual max(0, p − q): only among tokens the master wants more than the scribe did.",
+        },
+        "from_p": {
+            "zh": "這個字直接從墨卿的分布 p 抽出（同一次校閱多得的一字）。",
+            "en": "This token was drawn from the master's p directly (the extra token the same glance gives).",
+        },
+        "caches": {"zh": "KV 快取：校閱前、校閱後、回捲後", "en": "KV caches: before the glance, after it, after rollback"},
+        "master": {"zh": "墨卿", "en": "master"},
+        "scribe": {"zh": "阿速", "en": "scribe"},
+        "before": {"zh": "校閱前", "en": "before"},
+        "after": {"zh": "校閱後", "en": "after the glance"},
+        "rolled": {"zh": "回捲後", "en": "after rollback"},
+        "kept": {"zh": "保留", "en": "kept"},
+        "dropped": {"zh": "丟棄（被退回之後）", "en": "dropped (past the rejection)"},
+        "cache_axis": {"zh": "快取中的 token 數", "en": "tokens in the cache"},
+        "cache_note": {
+            "zh": "兩邊的快取都回捲到「開頭＋蓋印的字」；新寫的字下一輪才進快取。",
+            "en": "Both caches roll back to the context plus the sealed tokens; the new token enters them next round.",
+        },
+        "full_text": {"zh": "全文", "en": "The whole text"},
+    }
+)
