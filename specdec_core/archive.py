@@ -1,0 +1,285 @@
+"""The archive: every run's trace kept in an embedded SQLite file, to browse, replay, export and import.
+
+Where the file lives (first match wins):
+1. the path given to ``Archive(path)``;
+2. the environment variable ``SCRIPTORIUM_ARCHIVE`` (e.g. ``SCRIPTORIUM_ARCHIVE=/tmp/class.sqlite make app``);
+3. ``$XDG_DATA_HOME/scriptorium/archive.sqlite``, by default ``~/.local/share/scriptorium/archive.sqlite``.
+The folder, the file and its tables are created on first use; nothing else needs configuring.
+
+A trace is checked with ``Trace.from_json`` (size limit, JSON, schema version, consistency) before
+the database is touched, so a bad file is refused with a sentence and the archive stays as it was.
+Two traces that differ only in their timings (the same seed and settings run again) are the same
+run: the second save returns the first one's id. Every call opens its own short connection inside
+one transaction, so Streamlit's threads (and two app processes) can share one file.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import zlib
+from contextlib import closing, contextmanager
+from dataclasses import dataclass, replace
+from datetime import date, datetime, time, timedelta, timezone
+from pathlib import Path
+from typing import Iterator, Literal, NamedTuple
+
+from .trace import MAX_TRACE_BYTES, Trace, TraceError, summarize
+
+ENV_VAR = "SCRIPTORIUM_ARCHIVE"
+ARCHIVE_SCHEMA = 1
+TIMING_FIELDS = {"draft_s", "target_s", "other_s", "prefill_s", "wall_s"}  # differ on every rerun
+Source = Literal["app", "import"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created_at TEXT NOT NULL,          -- ISO 8601, UTC
+    source TEXT NOT NULL CHECK (source IN ('app', 'import')),
+    digest TEXT NOT NULL UNIQUE,       -- sha256 of the trace without its timings
+    pair TEXT NOT NULL,
+    scribe TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    k INTEGER,
+    temperature REAL,
+    seed INTEGER,
+    prompt_text TEXT NOT NULL,
+    text TEXT NOT NULL,
+    tokens INTEGER NOT NULL,
+    alpha REAL,
+    tokens_per_target_forward REAL NOT NULL,
+    trace BLOB NOT NULL                -- zlib-compressed Trace JSON
+);
+CREATE INDEX IF NOT EXISTS runs_pair ON runs (pair);
+CREATE INDEX IF NOT EXISTS runs_scribe ON runs (scribe);
+CREATE INDEX IF NOT EXISTS runs_k ON runs (k);
+CREATE INDEX IF NOT EXISTS runs_created ON runs (created_at);
+"""
+
+_COLUMNS = (
+    "id, created_at, source, pair, scribe, mode, k, temperature, seed, prompt_text, text, tokens, alpha, "
+    "tokens_per_target_forward"
+)
+
+
+class ArchiveError(RuntimeError):
+    """The archive file cannot be used (not SQLite, a newer layout, a missing run); the message says why."""
+
+
+class MissingRun(ArchiveError):
+    """No run with that id (never saved, or deleted)."""
+
+
+class Saved(NamedTuple):
+    id: int
+    new: bool  # False when the same run was already there
+
+
+@dataclass(frozen=True)
+class RunRow:
+    """One line of the archive's table: what a filter or a table needs, without the whole trace."""
+
+    id: int
+    created_at: datetime  # UTC
+    source: str
+    pair: str
+    scribe: str
+    mode: str
+    k: int | None
+    temperature: float | None
+    seed: int | None
+    prompt_text: str
+    text: str
+    tokens: int
+    alpha: float | None
+    tokens_per_target_forward: float
+
+
+@dataclass(frozen=True)
+class RunFilter:
+    """None means any; dates are UTC calendar days, both ends included."""
+
+    pair: str | None = None
+    scribe: str | None = None
+    k: int | None = None
+    date_from: date | None = None
+    date_to: date | None = None
+
+
+def default_path(environ: dict[str, str] | None = None) -> Path:
+    environ = os.environ if environ is None else environ
+    if environ.get(ENV_VAR):
+        return Path(environ[ENV_VAR]).expanduser()
+    data_home = environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(data_home) / "scriptorium" / "archive.sqlite"
+
+
+class Archive:
+    """One archive file; safe to share between threads (each call opens its own connection)."""
+
+    def __init__(self, path: str | Path | None = None):
+        self.path = Path(path).expanduser() if path is not None else default_path()
+        self._ready = False
+        self._ready_lock = threading.Lock()  # only the schema check; SQLite serialises the writes
+
+    def save(self, trace_json: str | bytes, source: Source = "app") -> Saved:
+        """Store a trace (checked first); the same run saved twice keeps one row and one id."""
+        trace = read_trace(trace_json)
+        fields = _row_fields(trace) | {"source": source, "trace": zlib.compress(trace.to_json().encode())}
+        names, marks = ", ".join(fields), ", ".join("?" * len(fields))
+        with self._transaction() as db:  # insert-or-find in one transaction: two threads cannot both add it
+            cursor = db.execute(
+                f"INSERT INTO runs (created_at, {names}) VALUES (?, {marks}) ON CONFLICT (digest) DO NOTHING",
+                (_now(), *fields.values()),
+            )
+            if cursor.rowcount == 1:
+                return Saved(cursor.lastrowid, True)
+            return Saved(db.execute("SELECT id FROM runs WHERE digest = ?", (fields["digest"],)).fetchone()[0], False)
+
+    def import_json(self, data: str | bytes) -> Saved:
+        """A file a person brought: the same checks as save, marked as imported."""
+        return self.save(data, source="import")
+
+    def list(self, where: RunFilter = RunFilter(), limit: int = 1000) -> list[RunRow]:
+        """Newest first."""
+        clauses, values = [], []
+        for column in ("pair", "scribe", "k"):
+            if getattr(where, column) is not None:
+                clauses.append(f"{column} = ?")
+                values.append(getattr(where, column))
+        if where.date_from is not None:
+            clauses.append("created_at >= ?")
+            values.append(_day_start(where.date_from))
+        if where.date_to is not None:
+            clauses.append("created_at < ?")
+            values.append(_day_start(where.date_to + timedelta(days=1)))
+        condition = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        with self._transaction() as db:
+            rows = db.execute(f"SELECT {_COLUMNS} FROM runs {condition} ORDER BY id DESC LIMIT ?", (*values, limit))
+            return [_row(r) for r in rows.fetchall()]
+
+    def count(self) -> int:
+        with self._transaction() as db:
+            return db.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+
+    def choices(self) -> dict[str, list]:
+        """The pairs, scribes and k values present, for the filters' menus."""
+        query = "SELECT DISTINCT {0} FROM runs WHERE {0} IS NOT NULL ORDER BY {0}"
+        with self._transaction() as db:
+            return {column: [v for (v,) in db.execute(query.format(column))] for column in ("pair", "scribe", "k")}
+
+    def get(self, run_id: int) -> str:
+        """The stored trace as JSON; MissingRun when there is no such run."""
+        with self._transaction() as db:
+            found = db.execute("SELECT trace FROM runs WHERE id = ?", (int(run_id),)).fetchone()
+        if found is None:
+            raise MissingRun(f"there is no run {run_id} in the archive")
+        return zlib.decompress(found[0]).decode()
+
+    def delete(self, run_id: int) -> bool:
+        with self._transaction() as db:
+            return db.execute("DELETE FROM runs WHERE id = ?", (int(run_id),)).rowcount > 0
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """A fresh connection per call (safe across threads), committed on success, rolled back on error."""
+        if not self.path.exists():  # deleted while the app runs: make it afresh rather than fail
+            self._ready = False
+        self._ensure_schema()
+        try:
+            with closing(self._connect()) as db, db:
+                yield db
+        except sqlite3.DatabaseError as error:
+            raise ArchiveError(f"the archive {self.path} cannot be used ({error})") from error
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=30)
+        db.execute("PRAGMA foreign_keys = ON")
+        return db
+
+    def _ensure_schema(self) -> None:
+        with self._ready_lock:
+            if self._ready:
+                return
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                with closing(self._connect()) as db, db:
+                    db.execute("PRAGMA journal_mode = WAL")  # readers do not wait for a writer
+                    db.executescript(_SCHEMA)
+                    versions = [v for (v,) in db.execute("SELECT version FROM schema_version")]
+                    if not versions:
+                        db.execute("INSERT INTO schema_version (version) VALUES (?)", (ARCHIVE_SCHEMA,))
+                    elif versions != [ARCHIVE_SCHEMA]:
+                        raise ArchiveError(
+                            f"the archive {self.path} has layout version {versions}; "
+                            f"this app reads version {ARCHIVE_SCHEMA}"
+                        )
+            except (sqlite3.DatabaseError, OSError) as error:
+                raise ArchiveError(f"the archive {self.path} cannot be opened ({error})") from error
+            self._ready = True
+
+
+def read_trace(data: str | bytes) -> Trace:
+    """Trace.from_json with the size measured in bytes, whatever was handed in."""
+    raw = data.encode() if isinstance(data, str) else bytes(data)
+    if len(raw) > MAX_TRACE_BYTES:
+        raise TraceError(f"the file is {len(raw):,} bytes; traces are at most {MAX_TRACE_BYTES:,}")
+    try:
+        return Trace.from_json(raw)
+    except RecursionError:  # a file of nested brackets, made to crash a parser
+        raise TraceError("the JSON is nested too deeply to be a trace") from None
+
+
+def content_digest(trace: Trace) -> str:
+    """What makes two runs the same run: everything but the clock."""
+    data = _without_timings(json.loads(trace.to_json()))
+    return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def _without_timings(value):
+    if isinstance(value, dict):
+        return {key: _without_timings(v) for key, v in value.items() if key not in TIMING_FIELDS}
+    if isinstance(value, list):
+        return [_without_timings(v) for v in value]
+    return value
+
+
+def _row_fields(trace: Trace) -> dict:
+    summary = summarize(trace)
+    settings = trace.settings
+    sampling = settings.get("sampling") if isinstance(settings.get("sampling"), dict) else {}
+    return {
+        "digest": content_digest(trace),
+        "pair": trace.pair,
+        "scribe": trace.scribe,
+        "mode": trace.mode,
+        "k": _number(settings.get("k"), int),
+        "temperature": _number(sampling.get("temperature"), float),
+        "seed": _number(settings.get("seed"), int),
+        "prompt_text": trace.prompt_text,
+        "text": trace.text,
+        "tokens": summary["tokens"],
+        "alpha": summary["alpha"],
+        "tokens_per_target_forward": summary["tokens_per_target_forward"],
+    }
+
+
+def _number(value, kind):
+    """Settings come from a file that may have been written by hand: keep only real numbers."""
+    return kind(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _row(values: tuple) -> RunRow:
+    row = RunRow(*values)
+    return replace(row, created_at=datetime.fromisoformat(row.created_at))
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _day_start(day: date) -> str:
+    return datetime.combine(day, time(0), tzinfo=timezone.utc).isoformat(timespec="seconds")

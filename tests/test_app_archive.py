@@ -1,0 +1,121 @@
+"""The archive page in AppTest, with the archive in a temporary file (SCRIPTORIUM_ARCHIVE)."""
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app_pages import open_page
+from specdec_core.archive import Archive
+from specdec_core.engine import DecodeSettings
+from ui.loading import cached_run
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch) -> Archive:
+    monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(tmp_path / "archive.sqlite"))
+    return Archive(tmp_path / "archive.sqlite")
+
+
+def app_run(seed: int, k: int = 3) -> str:
+    """A run through the app's one way of running (the pages call cached_run)."""
+    cached_run.clear()  # a cache hit from another test would skip the save this test is about
+    return cached_run("tiny", "cpu", "lm", "春山", DecodeSettings(k=k, seed=seed, max_new_tokens=12))
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_an_empty_archive_renders_in_both_languages(store, language):
+    app = open_page("archive", language, pair="tiny")
+    assert not app.exception
+    assert app.title[0].value == ("卷宗" if language == "zh" else "The archive")
+    assert app.info[0].value.startswith("卷宗還是空的" if language == "zh" else "The archive is empty")
+    assert str(store.path) in app.caption[0].value
+
+
+def test_a_run_made_by_the_app_is_listed_and_opens(store):
+    trace = json.loads(app_run(seed=11))
+    app = open_page("archive", "en", pair="tiny")
+    assert not app.exception
+    table = app.dataframe[0].value
+    assert list(table["k"]) == [3] and list(table["Seed"]) == [11] and list(table["Prompt"]) == ["春山"]
+    run_id = store.list()[0].id
+    assert app.selectbox(key="archive_run").value == run_id
+    assert int(app.metric[0].value) == len(trace["tokens"])
+    assert any(trace["text"] in m.value.replace("\\", "") for m in app.markdown)  # markdown marks escaped
+    app.button(key="archive_replay").click().run()  # to the scriptorium, with the run in the URL
+    assert app.query_params["run"] == str(run_id)
+
+
+def test_filter_by_k_then_delete_the_run(store):
+    app_run(seed=17, k=2)
+    app_run(seed=17, k=5)
+    app = open_page("archive", "en", pair="tiny")
+    assert list(app.dataframe[0].value["k"]) == [5, 2]
+    app.selectbox(key="archive_k").set_value(2).run()
+    assert list(app.dataframe[0].value["k"]) == [2]
+    app.button(key="archive_delete").click().run()
+    assert not app.exception
+    assert [row.k for row in store.list()] == [5]
+    assert app.selectbox(key="archive_k").value is None  # k = 2 is gone from the menu, so the filter is back to all
+    assert list(app.dataframe[0].value["k"]) == [5]
+
+
+@pytest.mark.parametrize(
+    "content, words",
+    [(b'{"schema_version": 1, "pair": ', "不是 JSON"), (b'{"schema_version": 7}', "不是一份完整的抄寫紀錄")],
+)
+def test_a_bad_file_is_refused_with_a_sentence_and_nothing_changes(store, content, words):
+    app_run(seed=12)
+    app = open_page("archive", "zh", pair="tiny")
+    before = store.list()
+    app.file_uploader[0].set_value(("broken.json", content, "application/json")).run()
+    assert not app.exception
+    assert words in app.error[0].value and "沒有任何改變" in app.error[0].value
+    assert store.list() == before
+
+
+def test_a_broken_archive_never_breaks_a_run(tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(blocker / "archive.sqlite"))  # a folder that cannot exist
+    assert json.loads(app_run(seed=16))["tokens"]
+
+
+def test_an_exported_file_imports_back(store):
+    exported = store.get(Archive(store.path).save(app_run(seed=13)).id)
+    data = json.loads(exported)
+    data["settings"]["seed"] = 14  # as if from another classroom: a run this archive lacks
+    app = open_page("archive", "en", pair="tiny")
+    before = store.count()
+    app.file_uploader[0].set_value(("run.json", json.dumps(data).encode(), "application/json")).run()
+    assert not app.exception
+    assert store.count() == before + 1
+    new_id = store.list()[0].id
+    assert app.success[0].value == f"Imported as run #{new_id}."
+    assert app.selectbox(key="archive_run").value == new_id  # the imported run is opened
+
+
+def replay_page():
+    import streamlit as st
+
+    from ui.archive_store import load_replay
+
+    trace = load_replay()
+    st.write("none" if trace is None else trace.text)
+
+
+def test_load_replay_reads_the_url_and_warns_on_a_missing_run(store):
+    saved = store.save(app_run(seed=15))
+    app = AppTest.from_function(replay_page)
+    app.query_params["run"] = str(saved.id)
+    app.run()
+    assert app.markdown[0].value == json.loads(store.get(saved.id))["text"]
+    missing = AppTest.from_function(replay_page)
+    missing.query_params["run"] = "999"
+    missing.run()
+    assert missing.markdown[0].value == "none" and "999" in missing.warning[0].value
+    handed = AppTest.from_function(replay_page)
+    handed.session_state["replay_run"] = saved.id  # what the archive's button leaves for the scriptorium
+    handed.run()
+    assert handed.markdown[0].value != "none" and handed.query_params["run"] == str(saved.id)
+    fresh = AppTest.from_function(replay_page).run()
+    assert fresh.markdown[0].value == "none" and not fresh.warning

@@ -1,0 +1,99 @@
+"""The app's one archive (path from SCRIPTORIUM_ARCHIVE, see specdec_core.archive), and replay handoff.
+
+A replay travels in the URL as ``?run=<id>``, so a link to a replayed run can be shared; the archive
+page also leaves the id in ``st.session_state["replay_run"]`` for the moment of the switch.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from typing import NamedTuple
+
+import streamlit as st
+
+from specdec_core.archive import Archive, ArchiveError, MissingRun, Saved, default_path
+from specdec_core.trace import MAX_TRACE_BYTES, Trace, TraceError
+from ui.texts.archive import TEXT
+
+REPLAY_PARAM = "run"
+REPLAY_KEY = "replay_run"
+log = logging.getLogger(__name__)
+
+
+def archive() -> Archive:
+    """The archive at the configured path, read again on each call so a changed variable takes effect."""
+    return _open(str(default_path()))
+
+
+@st.cache_resource(show_spinner=False)
+def _open(path: str) -> Archive:
+    return Archive(path)
+
+
+def keep_run(trace_json: str) -> Saved | None:
+    """Save a run the app made; a full disk or a locked file is logged, never allowed to break the run."""
+    try:
+        return archive().save(trace_json, source="app")
+    except Exception:  # noqa: BLE001 - whatever goes wrong in the archive, the class still sees its run
+        log.warning("the run was not archived", exc_info=True)
+        return None
+
+
+class Outcome(NamedTuple):
+    ok: bool
+    key: str  # of the message in ui/texts/archive.py, said in whichever language is chosen when shown
+    values: dict
+    run_id: int | None = None
+
+    @property
+    def message(self) -> str:
+        return TEXT(self.key, **self.values)
+
+
+def import_file(data: bytes) -> Outcome:
+    """Check a file in full, then add it; a refused file leaves the archive exactly as it was."""
+    if len(data) > MAX_TRACE_BYTES:
+        return Outcome(False, "too_big", {"size": len(data), "limit": MAX_TRACE_BYTES})
+    try:
+        json.loads(data)
+    except (ValueError, RecursionError) as error:  # said here in both languages; from_json says it in English
+        return Outcome(False, "not_json", {"error": str(error)})
+    try:
+        saved = archive().import_json(data)
+    except TraceError as error:
+        return Outcome(False, "not_trace", {"error": str(error)})
+    except ArchiveError as error:
+        return Outcome(False, "archive_broken", {"error": str(error)})
+    return Outcome(True, "imported" if saved.new else "already_there", {"id": saved.id}, saved.id)
+
+
+def replay_in_scriptorium(run_id: int) -> None:
+    st.session_state[REPLAY_KEY] = int(run_id)
+    st.switch_page("pages/scriptorium.py", query_params={REPLAY_PARAM: str(int(run_id))})
+
+
+def load_replay() -> Trace | None:
+    """The stored run named by ?run= (or handed over in session state), or None to make a fresh run.
+
+    An id that is not in the archive gets a warning on the page and None, so the page runs normally.
+    """
+    handed = st.session_state.pop(REPLAY_KEY, None)
+    if handed is not None:  # the URL becomes the one place that says "replay", so a link reproduces it
+        st.query_params[REPLAY_PARAM] = str(handed)
+    wanted = st.query_params.get(REPLAY_PARAM)
+    if not wanted:
+        return None
+    try:
+        return Trace.from_json(archive().get(int(wanted)))
+    except (ValueError, MissingRun):  # a non-number id, no such run, or a stored trace that no longer reads
+        st.warning(TEXT("replay_missing", run=wanted))
+    except ArchiveError as error:
+        st.warning(TEXT("archive_broken", error=error))
+    return None
+
+
+def clear_replay() -> None:
+    """Back to fresh runs from the sidebar's settings."""
+    st.session_state.pop(REPLAY_KEY, None)
+    if REPLAY_PARAM in st.query_params:
+        del st.query_params[REPLAY_PARAM]

@@ -1,0 +1,98 @@
+"""Words of the archive page (卷宗) and of its replay and import messages."""
+from ui.i18n import Texts
+
+TEXT = Texts(
+    {
+        "intro": {
+            "zh": "御筆樓的每一張抄寫紙都收進卷宗：這個 app 做過的每一次抄寫，都自動存在這裡。"
+            "可以依模型組、抄寫員、k 與日期篩選，選一卷看內容，送回御筆樓逐輪重看，或匯出成 JSON 帶走。",
+            "en": "Every sheet written in the tower is filed here: each run this app makes is saved automatically. "
+            "Filter by model pair, scribe, k and date, open a run, replay it round by round in the scriptorium, "
+            "or export it as JSON.",
+        },
+        "where": {
+            "zh": "卷宗檔案：`{path}`，共 {n} 卷。（換位置：啟動前設定環境變數 SCRIPTORIUM_ARCHIVE。）",
+            "en": "Archive file: `{path}`, {n} runs. (To move it, set the SCRIPTORIUM_ARCHIVE environment variable before starting.)",
+        },
+        "archive_broken": {
+            "zh": "卷宗打不開，這次無法讀寫：{error}",
+            "en": "The archive cannot be opened, so nothing can be read or saved: {error}",
+        },
+        "filters": {"zh": "篩選", "en": "Filter"},
+        "any": {"zh": "全部", "en": "All"},
+        "pair": {"zh": "模型組", "en": "Model pair"},
+        "scribe": {"zh": "抄寫員", "en": "Scribe"},
+        "k": {"zh": "每行草稿字數 k", "en": "Drafted tokens per line k"},
+        "date_from": {"zh": "從（UTC 日期）", "en": "From (UTC date)"},
+        "date_to": {"zh": "到（UTC 日期）", "en": "To (UTC date)"},
+        "bad_dates": {"zh": "「從」的日期在「到」之後，沒有任何一卷符合。", "en": "The 'from' date is after the 'to' date, so no run can match."},
+        "empty": {
+            "zh": "卷宗還是空的：到「御筆樓」抄寫一次，或在下方匯入一個 JSON 檔。",
+            "en": "The archive is empty: make a run in the scriptorium, or import a JSON file below.",
+        },
+        "no_match": {"zh": "沒有符合這些篩選條件的抄寫。", "en": "No run matches these filters."},
+        "shown": {"zh": "顯示 {shown} 卷（共 {n} 卷）。點一列或在下方選一卷。", "en": "Showing {shown} of {n} runs. Click a row or choose one below."},
+        "col_id": {"zh": "編號", "en": "No."},
+        "col_created": {"zh": "時間（UTC）", "en": "Time (UTC)"},
+        "col_source": {"zh": "來源", "en": "Source"},
+        "col_temperature": {"zh": "溫度", "en": "Temperature"},
+        "col_seed": {"zh": "種子", "en": "Seed"},
+        "col_prompt": {"zh": "開頭", "en": "Prompt"},
+        "col_tokens": {"zh": "字數", "en": "Tokens"},
+        "col_alpha": {"zh": "α（平均接受機率）", "en": "α (mean acceptance)"},
+        "col_per_forward": {"zh": "墨卿每看一眼寫幾字", "en": "Tokens per target forward"},
+        "source_app": {"zh": "本 app", "en": "this app"},
+        "source_import": {"zh": "匯入", "en": "imported"},
+        "plain_scribe": {"zh": "（墨卿獨寫）", "en": "(master alone)"},
+        "choose": {"zh": "打開哪一卷", "en": "Open run"},
+        "choice_label": {"zh": "#{id} · {time} · {pair}/{scribe} · k={k} · 「{prompt}」", "en": "#{id} · {time} · {pair}/{scribe} · k={k} · “{prompt}”"},
+        "run_title": {"zh": "第 {id} 卷", "en": "Run #{id}"},
+        "run_facts": {
+            "zh": "{time} UTC · 模型組 {pair} · 抄寫員 {scribe} · k = {k} · 溫度 {temperature} · 種子 {seed} · 來源：{source}",
+            "en": "{time} UTC · pair {pair} · scribe {scribe} · k = {k} · temperature {temperature} · seed {seed} · source: {source}",
+        },
+        "prompt_label": {"zh": "開頭", "en": "Prompt"},
+        "text_label": {"zh": "寫成的字", "en": "Written"},
+        "tokens": {"zh": "新寫字數", "en": "New tokens"},
+        "forwards": {"zh": "墨卿看了幾眼", "en": "Target forwards"},
+        "per_forward": {"zh": "每看一眼寫幾字", "en": "Tokens per target forward"},
+        "alpha": {"zh": "α（平均接受機率）", "en": "α (mean acceptance)"},
+        "unreadable": {
+            "zh": "第 {id} 卷讀不出來（{error}），可以把它刪掉。",
+            "en": "Run #{id} cannot be read ({error}); you may delete it.",
+        },
+        "replay": {"zh": "送回御筆樓重看", "en": "Replay in the scriptorium"},
+        "replay_help": {
+            "zh": "在「御筆樓」頁逐輪重看這一卷：用存下來的紀錄，不重新抄寫。",
+            "en": "Step through this run on the scriptorium page, from the stored record, without running it again.",
+        },
+        "export": {"zh": "匯出 JSON", "en": "Export JSON"},
+        "delete": {"zh": "刪除這一卷", "en": "Delete this run"},
+        "delete_confirm": {"zh": "確定刪除第 {id} 卷（無法復原）", "en": "Yes, delete run #{id} (cannot be undone)"},
+        "deleted": {"zh": "第 {id} 卷已刪除。", "en": "Run #{id} was deleted."},
+        "import": {"zh": "匯入抄寫紀錄", "en": "Import a trace"},
+        "import_help": {
+            "zh": "選一個從這裡匯出的 JSON 檔（最多 {mb} MB）。檔案會先完整檢查，有問題就不會放進卷宗。",
+            "en": "Choose a JSON file exported from here (at most {mb} MB). It is checked in full first; a faulty file never enters the archive.",
+        },
+        "upload": {"zh": "JSON 檔", "en": "JSON file"},
+        "imported": {"zh": "已匯入，成為第 {id} 卷。", "en": "Imported as run #{id}."},
+        "already_there": {"zh": "這一卷已經在卷宗裡了（第 {id} 卷），沒有重複存入。", "en": "This run is already in the archive (run #{id}); nothing was added."},
+        "too_big": {
+            "zh": "檔案有 {size:,} 位元組，超過上限 {limit:,}：沒有匯入，卷宗沒有任何改變。",
+            "en": "The file is {size:,} bytes, over the limit of {limit:,}: nothing was imported and the archive is unchanged.",
+        },
+        "not_json": {
+            "zh": "這個檔案不是 JSON（{error}）：沒有匯入，卷宗沒有任何改變。",
+            "en": "This file is not JSON ({error}): nothing was imported and the archive is unchanged.",
+        },
+        "not_trace": {
+            "zh": "這個 JSON 不是一份完整的抄寫紀錄（{error}）：沒有匯入，卷宗沒有任何改變。",
+            "en": "This JSON is not a complete trace ({error}): nothing was imported and the archive is unchanged.",
+        },
+        "replay_missing": {
+            "zh": "卷宗裡找不到第 {run} 卷（可能已刪除，或是別台電腦的卷宗），這裡照側欄設定重新抄寫。",
+            "en": "Run {run} is not in this archive (deleted, or from another computer's archive); showing a fresh run from the sidebar instead.",
+        },
+    }
+)
