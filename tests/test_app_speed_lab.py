@@ -1,0 +1,100 @@
+"""The speed lab in AppTest with the tiny pair: measuring, the curve's measured point, the verdict, the sweep.
+
+Timings decide nothing here (a shared, noisy machine): the tests check what is shown, not how fast.
+"""
+import json
+from dataclasses import replace
+
+import pytest
+
+from app_pages import open_page
+from ui.texts.speed_lab import TEXT
+
+SMALL = dict(pair="tiny", max_new="8")  # the sidebar's fewest tokens: each measurement takes about a second
+METRICS = ["m_alpha", "m_c", "m_verify", "m_tokens", "m_tps_spec", "m_tps_plain", "m_measured", "m_predicted"]
+
+
+def words(key: str, language: str = "en") -> str:
+    return TEXT.table[key][language]
+
+
+def change_sidebar(app, **settings):
+    """What moving a sidebar slider gives the page: a new RunChoice in session state.
+
+    After switch_page, AppTest (Streamlit 1.67) reruns only the page, not app.py's sidebar, so the
+    sidebar's widgets cannot be moved here; the page reads the choice the sidebar would have made.
+    """
+    choice = app.session_state["choice"]
+    app.session_state["choice"] = replace(choice, settings=replace(choice.settings, **settings))
+    app.run()
+    assert not app.exception
+    return app
+
+
+def measured(app):
+    app.button(key="measure").click().run()
+    assert not app.exception
+    return app
+
+
+def chart(app, key: str) -> dict:
+    element = next(e for e in app.get("plotly_chart") if e.proto.id.endswith(key))
+    return json.loads(element.proto.spec)
+
+
+def trace_named(figure: dict, name: str) -> dict:
+    return next(t for t in figure["data"] if t.get("name") == name)
+
+
+def speedup_shown(app) -> float:
+    value = next(m.value for m in app.metric if m.label == words("m_measured"))
+    return float(value.rstrip("×"))
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_the_lab_renders_then_measures_in_both_languages(language):
+    app = open_page("speed_lab", language, **SMALL)
+    assert not app.exception
+    assert app.title[0].value == words("title", language)
+    assert app.info[0].value == words("press_measure", language)
+    measured(app)
+    assert [m.label for m in app.metric] == [words(key, language) for key in METRICS]
+    assert {"speed_curve", "time_split"} <= {e.proto.id.rsplit("-", 1)[-1] for e in app.get("plotly_chart")}
+    split = chart(app, "time_split")
+    assert [t["name"] for t in split["data"] if t["type"] == "bar"] == [words(k, language) for k in ("split_draft", "split_verify", "split_other")]
+    assert len(app.success) + len(app.warning) == 1  # one verdict, whichever way the run went
+
+
+def test_changing_k_moves_the_measured_point_and_keeps_the_earlier_one():
+    app = measured(open_page("speed_lab", "en", k="2", **SMALL))
+    assert trace_named(chart(app, "speed_curve"), words("curve_measured"))["x"] == [2]
+    change_sidebar(app, k=5)
+    figure = chart(app, "speed_curve")
+    assert trace_named(figure, words("curve_measured"))["x"] == [5]
+    assert trace_named(figure, words("curve_earlier"))["x"] == [2]
+
+
+def test_a_slow_run_is_explained_with_its_numbers():
+    # The tiny pair's LM scribe costs about half a master pass per character (c near 0.5), and a
+    # uniform-noise draft on top: k = 6 of those almost always lose to the master alone on a CPU.
+    app = measured(open_page("speed_lab", "en", noise="1.0", k="6", scribe="lm", **SMALL))
+    alpha = next(m.value for m in app.metric if m.label == words("m_alpha"))
+    if speedup_shown(app) < 1.0:
+        explanation = app.warning[0].value
+        assert explanation.startswith(words("slow").split("(")[0])
+        assert f"α = {alpha}" in explanation and "k·c + v = 6 ×" in explanation
+        assert not app.success
+    else:  # the machine happened to favour it: the page must then say it was faster, not explain a loss
+        assert app.success and not app.warning
+
+
+def test_the_sweep_draws_every_cell_and_goes_stale_when_the_sidebar_changes():
+    app = open_page("speed_lab", "en", **SMALL)
+    app.button(key="sweep").click().run()
+    assert not app.exception
+    heat = chart(app, "sweep_heatmap")["data"][0]
+    assert len(heat["z"]) == 3 and all(len(row) == 5 for row in heat["z"])
+    assert all(text.endswith("×") for row in heat["text"] for text in row)
+    assert any(c.value.startswith(words("sweep_best").split(":")[0]) for c in app.caption)
+    change_sidebar(app, noise=0.5)  # a shakier hand is a different scribe, so a different sweep
+    assert words("sweep_stale") in [i.value for i in app.info]

@@ -1,0 +1,130 @@
+"""The speed lab's pure builders: the theory's curve and best k, the time split, the sweep, the verdict."""
+import json
+from string import Formatter
+
+import pytest
+
+from specdec_core.engine import DecodeSettings, plain_generate, speculative_generate
+from specdec_core.theory import best_k, expected_tokens_per_round, speedup
+from ui.speed_lab_plots import (
+    K_MAX,
+    breakdown_figure,
+    speedup_figure,
+    sweep_best,
+    sweep_grid,
+    sweep_heatmap,
+    theory_best,
+    theory_curve,
+    time_split,
+    verdict,
+)
+from ui.texts.speed_lab import TEXT
+
+CURVE_LABELS = {key: key for key in ("title", "k", "speedup", "theory", "paper", "measured", "earlier", "best", "plain")}
+SPLIT_LABELS = {key: key for key in ("title", "ms", "speculative", "plain", "draft", "verify", "other")}
+SWEEP_LABELS = {key: key for key in ("title", "k", "temperature", "speedup")}
+
+
+def bench_result(k=4, alpha=0.8, c=0.1, verify_cost=1.3, measured=1.5, overhead=0.05) -> dict:
+    """A report shaped like run_bench's, with hand-picked numbers."""
+    return {
+        "k": k, "alpha": alpha, "c": c, "verify_cost": verify_cost, "speedup_vs_plain": measured,
+        "predicted_speedup": speedup(alpha, k, c, verify_cost), "overhead_fraction": overhead,
+        "tokens_per_target_forward": expected_tokens_per_round(alpha, k), "tokens_per_s": {"speculative": 30.0, "plain": 20.0},
+    }
+
+
+def traces_of(fig) -> dict:
+    return {trace.name: trace for trace in fig.data}
+
+
+@pytest.mark.parametrize("alpha, c, verify_cost", [(0.9, 0.05, 1.0), (0.6, 0.2, 1.4), (0.3, 0.7, 1.1), (0.97, 0.01, 2.0)])
+def test_best_k_is_the_theory_module_s(alpha, c, verify_cost):
+    assert theory_best(alpha, c, verify_cost) == best_k(alpha, c, lambda k: verify_cost, k_max=K_MAX)
+    curve = theory_curve(alpha, c, verify_cost)
+    assert list(curve) == list(range(1, K_MAX + 1))
+    assert max(curve, key=curve.get) == theory_best(alpha, c, verify_cost)[0]
+
+
+def test_speedup_figure_draws_the_theory_the_measurement_and_the_best_k():
+    result = bench_result(k=3, alpha=0.85, c=0.08, verify_cost=1.2, measured=1.7)
+    fig = traces_of(speedup_figure(result, {1: 1.2, 3: 9.9, 6: 1.5}, CURVE_LABELS))
+    assert list(fig["theory"].y) == pytest.approx([speedup(0.85, k, 0.08, 1.2) for k in range(1, K_MAX + 1)])
+    assert list(fig["paper"].y) == pytest.approx([speedup(0.85, k, 0.08, 1.0) for k in range(1, K_MAX + 1)])
+    assert (list(fig["measured"].x), list(fig["measured"].y)) == ([3], [1.7])
+    assert list(fig["earlier"].x) == [1, 6]  # the current k is the measured point, not an earlier one
+    k, s = best_k(0.85, 0.08, lambda k: 1.2, k_max=K_MAX)
+    assert (list(fig["best"].x), list(fig["best"].y)) == ([k], [pytest.approx(s)])
+
+
+def test_speedup_figure_without_earlier_points_has_no_earlier_trace():
+    assert "earlier" not in traces_of(speedup_figure(bench_result(), {4: 1.5}, CURVE_LABELS))
+
+
+def test_time_split_adds_up_to_the_wall_time(tiny, tiny_prompt):
+    settings = DecodeSettings(k=3, max_new_tokens=12, stop_at_eos=False)
+    spec = [speculative_generate(tiny.writer(), tiny.scribe("lm"), tiny_prompt, settings)]
+    plain = [plain_generate(tiny.writer(), tiny_prompt, settings)]
+    for traces in (spec, plain):
+        split = time_split(traces)
+        assert split["tokens"] == 12
+        assert split["draft"] + split["verify"] + split["other"] == pytest.approx(1000 * traces[0].wall_s / 12)
+    assert time_split(plain)["draft"] == 0.0 and time_split(spec)["draft"] > 0.0
+
+
+def test_breakdown_figure_stacks_draft_verify_and_the_rest():
+    split = {
+        "speculative": {"draft": 1.0, "verify": 2.0, "other": 0.5, "tokens": 10},
+        "plain": {"draft": 0.0, "verify": 4.0, "other": 0.25, "tokens": 10},
+    }
+    fig = breakdown_figure(split, SPLIT_LABELS)
+    assert fig.layout.barmode == "stack"
+    bars = {trace.name: list(trace.y) for trace in fig.data if trace.type == "bar"}
+    assert bars == {"draft": [1.0, 0.0], "verify": [2.0, 4.0], "other": [0.5, 0.25]}
+    totals = [trace for trace in fig.data if trace.type == "scatter"][0]
+    assert list(totals.text) == ["3.50", "4.25"]
+
+
+def test_sweep_heatmap_annotates_every_measured_cell():
+    ks, temperatures = [1, 2, 4], [0.0, 1.0]
+    cells = {(k, t): {"speedup_vs_plain": k / 2 + t / 4, "alpha": 0.5} for k in ks for t in temperatures if (k, t) != (4, 1.0)}
+    heat = sweep_heatmap(cells, ks, temperatures, SWEEP_LABELS).data[0]
+    assert [list(row) for row in heat.z] == [[0.5, 1.0, 2.0], [0.75, 1.25, None]]
+    assert [list(row) for row in heat.text] == [["0.50×", "1.00×", "2.00×"], ["0.75×", "1.25×", ""]]
+    assert heat.zmid == 1.0
+    assert sweep_grid(cells, ks, temperatures, "alpha")[0] == [0.5, 0.5, 0.5]
+    assert sweep_best(cells) == (4, 0.0, 2.0)
+
+
+def test_verdict_when_faster_names_no_reason():
+    faster, numbers, reasons = verdict(bench_result(measured=1.4))
+    assert faster and reasons == []
+    assert numbers["cost"] == pytest.approx(4 * 0.1 + 1.3)
+    assert numbers["tokens"] == pytest.approx(expected_tokens_per_round(0.8, 4))
+
+
+def test_verdict_of_a_poor_slow_scribe_on_a_costly_device():
+    faster, numbers, reasons = verdict(bench_result(k=6, alpha=0.2, c=0.5, verify_cost=1.6, measured=0.4, overhead=0.3))
+    assert not faster
+    assert reasons == ["slow_ratio", "reason_poor", "reason_slow", "reason_verify", "reason_overhead"]
+    assert numbers["predicted"] < 1
+
+
+def test_verdict_when_the_theory_promised_a_gain_the_run_lost():
+    faster, _, reasons = verdict(bench_result(alpha=0.9, c=0.02, verify_cost=1.0, measured=0.9))
+    assert not faster
+    assert reasons == ["gain_on_paper", "reason_gap"]
+
+
+def test_every_sentence_exists_in_both_languages_and_fills_in():
+    numbers = verdict(bench_result(alpha=0.2, c=0.5, measured=0.4, overhead=0.3))[1]
+    for key, words in TEXT.table.items():
+        assert set(words) == {"zh", "en"}, key
+        for text in words.values():
+            fields = {name for _, name, _, _ in Formatter().parse(text) if name}
+            if fields <= set(numbers):
+                text.format(**numbers)  # the verdict's sentences take exactly the verdict's numbers
+
+
+def test_figures_serialise_for_the_browser():
+    json.loads(speedup_figure(bench_result(), {}, CURVE_LABELS).to_json())

@@ -1,0 +1,191 @@
+"""The speed lab's figures and verdicts: pure functions of measured numbers, never calling st.*.
+
+Every label arrives as an argument (the page looks it up in the chosen language), so these
+functions are testable alone and the charts show only what a measurement gave them.
+"""
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from specdec_core.theory import best_k, expected_tokens_per_round, speedup
+from specdec_core.trace import Trace
+from ui.look import INK, LIGHT_INK, PAPER, VERMILION
+
+K_MAX = 12  # the sidebar's k slider goes to 12
+SEALED_GREEN = "#1f6f43"  # the sealed-character colour of ui/render.py: faster than the master alone
+
+# Thresholds for naming a reason the run was slow. They only choose which sentences to show;
+# the sentences themselves carry the measured numbers.
+POOR_ALPHA = 0.5  # below this the master usually stops within the first two drafted characters
+SLOW_DRAFT = 0.3  # k drafts costing over 0.3 of a master pass eat most of a small gain
+COSTLY_VERIFY = 1.2  # a (k+1)-token pass 20% dearer than a 1-token pass: compute-bound, not memory-bound
+HEAVY_OVERHEAD = 0.15  # share of each round spent outside both models' forwards
+
+
+def theory_curve(alpha: float, c: float, verify_cost: float, k_max: int = K_MAX) -> dict[int, float]:
+    """Predicted speedup for k = 1..k_max, verify cost held at its measured value."""
+    return {k: speedup(alpha, k, c, verify_cost) for k in range(1, k_max + 1)}
+
+
+def theory_best(alpha: float, c: float, verify_cost: float, k_max: int = K_MAX) -> tuple[int, float]:
+    return best_k(alpha, c, lambda k: verify_cost, k_max=k_max)
+
+
+def round_cost(k: int, c: float, verify_cost: float) -> float:
+    """One round in master passes: k scribe drafts (c each) plus one verifying glance."""
+    return k * c + verify_cost
+
+
+def speedup_figure(result: dict, earlier: dict[int, float], labels: dict[str, str]) -> go.Figure:
+    """The theory's curve over k from the measured alpha, c and verify cost, with the measured point(s).
+
+    result: run_bench's report; earlier: measured speedup by k from other measurements that share
+    every other setting; labels: title, k, speedup, theory, paper, measured, earlier, best, plain.
+    """
+    alpha, c, cost = result["alpha"], result["c"], result["verify_cost"]
+    curve = theory_curve(alpha, c, cost)
+    paper = theory_curve(alpha, c, 1.0)
+    k_best, s_best = theory_best(alpha, c, cost)
+    fig = go.Figure()
+    fig.add_hline(y=1.0, line=dict(color=LIGHT_INK, dash="dot"), annotation_text=labels["plain"], annotation_position="bottom right")
+    fig.add_scatter(x=list(paper), y=list(paper.values()), name=labels["paper"], mode="lines", line=dict(color=LIGHT_INK, dash="dash"))
+    fig.add_scatter(x=list(curve), y=list(curve.values()), name=labels["theory"], mode="lines+markers", line=dict(color=INK, width=3))
+    others = {k: s for k, s in earlier.items() if k != result["k"]}
+    if others:
+        fig.add_scatter(
+            x=list(others), y=list(others.values()), name=labels["earlier"], mode="markers",
+            marker=dict(color=PAPER, size=12, line=dict(color=VERMILION, width=2)),
+        )
+    fig.add_scatter(
+        x=[result["k"]], y=[result["speedup_vs_plain"]], name=labels["measured"], mode="markers",
+        marker=dict(color=VERMILION, size=16, symbol="square"),
+    )
+    fig.add_scatter(
+        x=[k_best], y=[s_best], name=labels["best"], mode="markers+text", text=[labels["best"]], textposition="top center",
+        marker=dict(color=INK, size=18, symbol="star"), showlegend=False,
+    )
+    fig.update_xaxes(title=labels["k"], dtick=1, range=[0.5, K_MAX + 0.5])
+    fig.update_yaxes(title=labels["speedup"], rangemode="tozero")
+    return _paper_look(fig, labels["title"])
+
+
+def time_split(traces: list[Trace]) -> dict[str, float]:
+    """Milliseconds per written token: scribe drafts, master passes, and everything else.
+
+    "Everything else" is the wall time left after both models' forwards: acceptance bookkeeping,
+    prefill and the loop around the rounds, which the theory does not count.
+    """
+    tokens = sum(len(t.tokens) for t in traces)
+    # Plain decoding's rounds time an empty draft step too; that is loop overhead, not drafting.
+    draft = sum(r.draft_s for t in traces if t.mode == "speculative" for r in t.rounds)
+    target = sum(r.target_s for t in traces for r in t.rounds)
+    wall = sum(t.wall_s for t in traces)
+    per_token = 1000.0 / max(tokens, 1)
+    return {
+        "draft": draft * per_token,
+        "verify": target * per_token,
+        "other": max(wall - draft - target, 0.0) * per_token,
+        "tokens": tokens,
+    }
+
+
+def breakdown_figure(split: dict[str, dict[str, float]], labels: dict[str, str]) -> go.Figure:
+    """Stacked bars of time per token: speculative (draft, verify, rest) beside plain decoding.
+
+    split: {"speculative": time_split(...), "plain": time_split(...)}; labels: title, ms,
+    speculative, plain, draft, verify, other.
+    """
+    bars = [labels["speculative"], labels["plain"]]
+    parts = [("draft", LIGHT_INK), ("verify", INK), ("other", VERMILION)]
+    fig = go.Figure()
+    for part, colour in parts:
+        values = [split["speculative"][part], split["plain"][part]]
+        fig.add_bar(
+            x=bars, y=values, name=labels[part], marker_color=colour,
+            text=[f"{v:.2f}" if v > 0 else "" for v in values], textposition="inside",
+        )
+    totals = [sum(split[mode][part] for part, _ in parts) for mode in ("speculative", "plain")]
+    fig.add_scatter(x=bars, y=totals, mode="text", text=[f"{t:.2f}" for t in totals], textposition="top center", showlegend=False)
+    fig.update_layout(barmode="stack")
+    fig.update_yaxes(title=labels["ms"], rangemode="tozero")
+    return _paper_look(fig, labels["title"])
+
+
+def sweep_grid(cells: dict[tuple[int, float], dict], ks: list[int], temperatures: list[float], key: str = "speedup_vs_plain") -> list[list[float | None]]:
+    """Rows by temperature, columns by k: the chosen number of each measured cell (None if missing)."""
+    return [[cells[(k, t)][key] if (k, t) in cells else None for k in ks] for t in temperatures]
+
+
+def sweep_heatmap(cells: dict[tuple[int, float], dict], ks: list[int], temperatures: list[float], labels: dict[str, str]) -> go.Figure:
+    """Measured speedup over k x temperature, each cell annotated; red below 1x, green above.
+
+    labels: title, k, temperature, speedup.
+    """
+    speedups = sweep_grid(cells, ks, temperatures)
+    alphas = sweep_grid(cells, ks, temperatures, "alpha")
+    text = [[f"{s:.2f}×" if s is not None else "" for s in row] for row in speedups]
+    fig = go.Figure(
+        go.Heatmap(
+            z=speedups, x=[str(k) for k in ks], y=[f"{t:g}" for t in temperatures], customdata=alphas,
+            text=text, texttemplate="%{text}", textfont=dict(size=18),
+            colorscale=[[0.0, VERMILION], [0.5, PAPER], [1.0, SEALED_GREEN]], zmid=1.0,
+            colorbar=dict(title=labels["speedup"]),
+            hovertemplate=f"k = %{{x}}<br>{labels['temperature']} = %{{y}}<br>{labels['speedup']} = %{{z:.2f}}×<br>α = %{{customdata:.2f}}<extra></extra>",
+        )
+    )
+    fig.update_xaxes(title=labels["k"], type="category")
+    fig.update_yaxes(title=labels["temperature"], type="category")
+    return _paper_look(fig, labels["title"])
+
+
+def sweep_best(cells: dict[tuple[int, float], dict]) -> tuple[int, float, float]:
+    """(k, temperature, measured speedup) of the fastest measured cell."""
+    (k, t), cell = max(cells.items(), key=lambda item: item[1]["speedup_vs_plain"])
+    return k, t, cell["speedup_vs_plain"]
+
+
+def verdict(result: dict) -> tuple[bool, dict[str, float], list[str]]:
+    """Whether the run beat plain decoding, the numbers that explain it, and the reasons to name.
+
+    The reasons are keys of the page's texts, in the order a reader should meet them: the round's
+    balance (characters per glance against the round's cost), then the scribe's resemblance
+    (alpha), his speed (k*c), the glance's price on this device, the loop's overhead, and, when the
+    theory promised a gain the run did not deliver, that gap.
+    """
+    k, alpha, c, cost = result["k"], result["alpha"], result["c"], result["verify_cost"]
+    numbers = {
+        "k": k,
+        "alpha": alpha,
+        "c": c,
+        "verify_cost": cost,
+        "kc": k * c,
+        "tokens": expected_tokens_per_round(alpha, k),
+        "measured_tokens": result["tokens_per_target_forward"],
+        "cost": round_cost(k, c, cost),
+        "predicted": result["predicted_speedup"],
+        "measured": result["speedup_vs_plain"],
+        "overhead": result["overhead_fraction"],
+    }
+    if result["speedup_vs_plain"] >= 1.0:
+        return True, numbers, []
+    # First the round's balance: characters out against breaths in, which the theory's ratio is.
+    reasons = ["slow_ratio" if result["predicted_speedup"] < 1.0 else "gain_on_paper"]
+    if alpha < POOR_ALPHA:
+        reasons.append("reason_poor")
+    if k * c > SLOW_DRAFT:
+        reasons.append("reason_slow")
+    if cost > COSTLY_VERIFY:
+        reasons.append("reason_verify")
+    if result["overhead_fraction"] > HEAVY_OVERHEAD:
+        reasons.append("reason_overhead")
+    if result["predicted_speedup"] >= 1.0:
+        reasons.append("reason_gap")
+    return False, numbers, reasons
+
+
+def _paper_look(fig: go.Figure, title: str) -> go.Figure:
+    fig.update_layout(
+        title=title, paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor=PAPER, font=dict(color=INK, size=15),
+        legend=dict(orientation="h", yanchor="top", y=-0.2), margin=dict(t=60, b=40, l=60, r=20), height=420,
+    )
+    return fig

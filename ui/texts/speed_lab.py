@@ -1,0 +1,189 @@
+"""Words of the speed lab (page 5, 快了近兩倍), Traditional Chinese first, then English."""
+from ui.i18n import Texts
+
+TEXT = Texts(
+    {
+        "title": {"zh": "快了近兩倍：速度實驗室", "en": "Almost twice as fast: the speed lab"},
+        "intro": {
+            "zh": "第五幕：阿速不能太差。抄寫員太慢，墨卿得乾等；抄寫員太差，墨卿白看一眼。"
+            "快多少，由接受率 α 與成本比 c 決定；k 則是在「一行多寫幾個字」與「越往後越容易被退回」之間取捨。"
+            "這裡在這台機器上實測：同樣的字數，墨卿獨自寫一次，阿速打草稿、墨卿驗一次，兩者交錯著跑。",
+            "en": "Act five: the scribe must not be too poor. Too slow a scribe and the master waits; too poor a scribe "
+            "and the master checks in vain. The acceptance rate α and the cost ratio c decide the speedup; k trades "
+            "more drafted characters per line against falling acceptance. Here we measure it on this machine: the same "
+            "number of characters written by the master alone and by scribe-then-master, interleaved side by side.",
+        },
+        "formula": {
+            "zh": "Leviathan 等人（2023）定理 3.8：加速 = (1 − α^(k+1)) / ((1 − α)(k·c + v))。"
+            "分子是墨卿看一眼平均得到的字數，分母是一輪的成本，以「墨卿寫一個字的時間」（一口氣）為單位："
+            "阿速寫 k 個字各花 c，墨卿看 k+1 個字花 v（驗證成本；論文假設 v = 1）。",
+            "en": "Leviathan et al. (2023), Theorem 3.8: speedup = (1 − α^(k+1)) / ((1 − α)(k·c + v)). The numerator is "
+            "the characters one glance of the master yields on average; the denominator is a round's cost, in units of "
+            "one master character (one breath): k scribe characters at c each, plus the glance over k+1 characters at v "
+            "(the verify cost; the paper assumes v = 1).",
+        },
+        "no_examples": {
+            "zh": "這組模型沒有範例開頭，實驗室無從量起；請在側欄換一組模型。",
+            "en": "This model pair has no example prompts to measure on; choose another pair in the sidebar.",
+        },
+        "measure": {"zh": "實測一次", "en": "Measure"},
+        "measure_help": {
+            "zh": "按下後，側欄一改（抄寫員、k、溫度…），這裡就重新量；量過的設定會記住，不再重跑。",
+            "en": "Once pressed, the lab measures again whenever the sidebar changes (scribe, k, temperature…); settings measured before are remembered, not rerun.",
+        },
+        "press_measure": {
+            "zh": "按「實測一次」：用側欄選的抄寫員與 k，讓墨卿獨寫與阿速協寫各跑一遍，幾秒鐘就好。",
+            "en": "Press Measure: the master alone and the scribe with the master each write with the sidebar's scribe and k; it takes a few seconds.",
+        },
+        "measuring": {
+            "zh": "正在實測：{n} 個範例開頭，每個 {tokens} 字，墨卿獨寫與阿速協寫交錯進行…",
+            "en": "Measuring: {n} example prompts, {tokens} characters each, master alone and scribe-with-master interleaved…",
+        },
+        "splitting": {"zh": "正在記錄每一輪的時間（草稿、驗證、其他）…", "en": "Timing each round (draft, verify, the rest)…"},
+        "measured_on": {
+            "zh": "量自這組模型的 {n} 個範例開頭（不是側欄的開頭，好讓每位抄寫員面對同樣的文字），每個 {tokens} 字、"
+            "跑 {repeats} 回；裝置 {device}，抄寫員「{scribe}」，k = {k}，溫度 {temperature:g}，手抖 {noise:g}，種子 {seed}。",
+            "en": "Measured on the pair's {n} example prompts (not the sidebar's prompt, so every scribe faces the same text), "
+            "{tokens} characters each, {repeats} repeat(s); device {device}, scribe “{scribe}”, k = {k}, temperature {temperature:g}, "
+            "shaky hand {noise:g}, seed {seed}.",
+        },
+        "m_alpha": {"zh": "接受率 α", "en": "Acceptance α"},
+        "m_alpha_help": {
+            "zh": "阿速每個草稿字被墨卿蓋章的平均機率 min(1, p/q)：抄寫員有多像墨卿。",
+            "en": "The mean chance min(1, p/q) that a drafted character gets the master's seal: how much the scribe resembles the master.",
+        },
+        "m_c": {"zh": "成本比 c", "en": "Cost ratio c"},
+        "m_c_help": {
+            "zh": "阿速寫一個字的時間 ÷ 墨卿寫一個字的時間（實測）。",
+            "en": "The scribe's time per character over the master's time per character (measured).",
+        },
+        "m_verify": {"zh": "驗證成本 v", "en": "Verify cost v"},
+        "m_verify_help": {
+            "zh": "墨卿一眼看 k+1 個字的時間 ÷ 他寫一個字的時間。GPU 上搬運權重是瓶頸，接近 1；CPU 上常大於 1。",
+            "en": "The master's glance over k+1 characters over his time for one. Near 1 on a GPU, where moving weights is the bottleneck; often above 1 on a CPU.",
+        },
+        "m_tokens": {"zh": "每看一眼得幾字", "en": "Characters per glance"},
+        "m_tokens_help": {
+            "zh": "實測：寫出的字數 ÷ 墨卿看的次數（含他自己補上的那一個字）。",
+            "en": "Measured: characters written over the master's passes (including the one he adds himself).",
+        },
+        "m_tps_spec": {"zh": "協寫：字／秒", "en": "With scribe: chars/s"},
+        "m_tps_plain": {"zh": "墨卿獨寫：字／秒", "en": "Master alone: chars/s"},
+        "m_measured": {"zh": "實測加速", "en": "Measured speedup"},
+        "m_measured_help": {
+            "zh": "協寫的字／秒 ÷ 墨卿獨寫的字／秒，同一次交錯實測。",
+            "en": "Characters per second with the scribe over the master alone, from the same interleaved run.",
+        },
+        "m_predicted": {"zh": "理論預測", "en": "Theory predicts"},
+        "m_predicted_help": {
+            "zh": "把上面實測的 α、c、v 代入定理 3.8 的公式。",
+            "en": "Theorem 3.8's formula with the α, c and v measured above.",
+        },
+        "times": {"zh": "{x:.2f}×", "en": "{x:.2f}×"},
+        "curve_title": {"zh": "理論加速隨 k 變化（代入實測的 α、c、v）", "en": "Theory's speedup over k (measured α, c, v)"},
+        "axis_k": {"zh": "每行草稿字數 k", "en": "Drafted characters per line k"},
+        "axis_speedup": {"zh": "加速（倍）", "en": "Speedup (×)"},
+        "curve_theory": {"zh": "理論（v 用實測值）", "en": "Theory (measured v)"},
+        "curve_paper": {"zh": "論文的假設（v = 1）", "en": "Paper's assumption (v = 1)"},
+        "curve_measured": {"zh": "實測（目前的 k）", "en": "Measured (this k)"},
+        "curve_earlier": {"zh": "先前實測（其他設定相同、k 不同）", "en": "Measured earlier (same settings, other k)"},
+        "curve_best": {"zh": "理論最佳 k = {k}", "en": "Theory's best k = {k}"},
+        "curve_plain": {"zh": "墨卿獨寫（1×）", "en": "Master alone (1×)"},
+        "curve_caption": {
+            "zh": "理論曲線以這次實測的 α、c 與 v（於 k = {k} 量得）畫出，並假設 v 不隨 k 改變；理論最佳 k = {best}，預測 {best_speedup:.2f}×。"
+            "空心點是你先前在同樣設定下、以其他 k 實測的結果。",
+            "en": "The theory's curve uses this run's α, c and v (measured at k = {k}) and holds v fixed over k; its best k is {best}, "
+            "predicting {best_speedup:.2f}×. Hollow points are your earlier measurements at other k with the same settings.",
+        },
+        "split_title": {"zh": "每寫一個字花幾毫秒", "en": "Milliseconds per character"},
+        "split_ms": {"zh": "毫秒／字", "en": "ms per character"},
+        "split_speculative": {"zh": "阿速協寫", "en": "With the scribe"},
+        "split_plain": {"zh": "墨卿獨寫", "en": "Master alone"},
+        "split_draft": {"zh": "阿速打草稿", "en": "Scribe drafts"},
+        "split_verify": {"zh": "墨卿看（驗證或寫）", "en": "Master's passes (verify or write)"},
+        "split_other": {"zh": "其他一切", "en": "Everything else"},
+        "split_caption": {
+            "zh": "從每個範例開頭再各跑一次（{tokens} 字）的逐輪紀錄加總：草稿與驗證是兩個模型的計算時間；"
+            "「其他一切」是剩下的時間（判定接受、記錄、預填開頭、迴圈本身），理論公式不計這一塊。",
+            "en": "Summed from the round records of one more run of each method per example prompt ({tokens} characters): drafts and "
+            "verifies are the two models' forward passes; “everything else” is the remaining time (acceptance, recording, "
+            "prefilling the prompt, the loop itself), which the theory's formula leaves out.",
+        },
+        "fast": {
+            "zh": "快了 {measured:.2f} 倍。墨卿看一眼平均得到 {tokens:.2f} 個字（α = {alpha:.2f}、k = {k}），"
+            "而一輪只花 k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} 口氣：多出來的字就是省下的時間。",
+            "en": "{measured:.2f}× as fast. One glance of the master yields {tokens:.2f} characters on average (α = {alpha:.2f}, k = {k}), "
+            "while a round costs only k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} breaths: the extra characters are the time saved.",
+        },
+        "slow": {
+            "zh": "這次比墨卿獨寫還慢（{measured:.2f}×）。用上面的數字說原因：",
+            "en": "This time it is slower than the master alone ({measured:.2f}×). The numbers above say why:",
+        },
+        "slow_ratio": {
+            "zh": "一輪下來，墨卿看一眼平均只得 {tokens:.2f} 個字（α = {alpha:.2f}、k = {k} 的理論值；實測 {measured_tokens:.2f}），"
+            "卻要花 k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} 口氣。{tokens:.2f} ÷ {cost:.2f} = {predicted:.2f}×，"
+            "得到的字比花掉的時間少。",
+            "en": "Each round one glance of the master yields only {tokens:.2f} characters (theory for α = {alpha:.2f}, k = {k}; measured {measured_tokens:.2f}), "
+            "yet the round costs k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} breaths. {tokens:.2f} ÷ {cost:.2f} = {predicted:.2f}×: "
+            "fewer characters come out than the time put in.",
+        },
+        "gain_on_paper": {
+            "zh": "一輪下來，墨卿看一眼平均得到 {tokens:.2f} 個字（α = {alpha:.2f}、k = {k} 的理論值；實測 {measured_tokens:.2f}），"
+            "只花 k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} 口氣。照公式應該快 {tokens:.2f} ÷ {cost:.2f} = {predicted:.2f}×，"
+            "可是公式沒算到的時間把它吃掉了：",
+            "en": "Each round one glance of the master yields {tokens:.2f} characters (theory for α = {alpha:.2f}, k = {k}; measured {measured_tokens:.2f}) for "
+            "k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} breaths. By the formula that is {tokens:.2f} ÷ {cost:.2f} = {predicted:.2f}× "
+            "as fast, but time the formula does not count ate the gain:",
+        },
+        "reason_poor": {
+            "zh": "阿速太差：α = {alpha:.2f}，墨卿常在一行開頭就蓋不下章，看一眼平均只得 {tokens:.2f} 個字，其中一個還是他自己寫的。換一位更像墨卿的抄寫員（側欄滑桿往右），或把手抖調小。",
+            "en": "The scribe is too poor: α = {alpha:.2f}, so the master usually stops near the start of the line and a glance yields only "
+            "{tokens:.2f} characters, one of them his own. Choose a scribe who resembles the master more (slider to the right), or lower the shaky hand.",
+        },
+        "reason_slow": {
+            "zh": "阿速太慢：寫 k 個字要 k·c = {kc:.2f} 口氣，墨卿在旁乾等。換一位更快的抄寫員，或把 k 調小。",
+            "en": "The scribe is too slow: his k characters take k·c = {kc:.2f} breaths while the master waits. Choose a faster scribe, or a smaller k.",
+        },
+        "reason_verify": {
+            "zh": "這台裝置上看一眼並不便宜：一次看 k+1 個字要 v = {verify_cost:.2f} 口氣，不是論文假設的 1。"
+            "論文的前提是 GPU 上搬運權重才是瓶頸；在 CPU 上，多算幾個字就多花時間。",
+            "en": "On this device a glance is not cheap: checking k+1 characters costs v = {verify_cost:.2f} breaths, not the paper's 1. "
+            "The paper assumes a GPU, where moving the weights is the bottleneck; on a CPU each extra character costs compute.",
+        },
+        "reason_overhead": {
+            "zh": "每輪還有 {overhead:.0%} 的時間花在兩個模型之外（判定接受、記錄每個字的機率）；小模型寫一個字很快，這些雜事就顯得重。",
+            "en": "{overhead:.0%} of each round goes outside both models (deciding acceptance, recording each character's probabilities); "
+            "with small models a character is quick to write, so this bookkeeping weighs heavily.",
+        },
+        "reason_gap": {
+            "zh": "理論預測 {predicted:.2f}×，實測只有 {measured:.2f}×：差距來自公式不計的雜事與這台共用機器的雜訊。",
+            "en": "The theory predicts {predicted:.2f}×, the run measured {measured:.2f}×: the gap is the bookkeeping the formula ignores, "
+            "and the noise of a shared machine.",
+        },
+        "sweep_header": {"zh": "掃一遍：k × 溫度", "en": "A sweep: k × temperature"},
+        "sweep_intro": {
+            "zh": "每一格都實際量一次（{n} 個範例開頭 × {tokens} 字），抄寫員、top-p、手抖與種子沿用側欄。"
+            "溫度越低，墨卿與阿速越容易寫出同一個字（溫度 0 時兩人都只寫最可能的字）。",
+            "en": "Every cell is a real measurement ({n} example prompts × {tokens} characters); scribe, top-p, shaky hand and seed "
+            "come from the sidebar. The cooler the temperature, the more often master and scribe write the same character "
+            "(at 0 both write only their likeliest one).",
+        },
+        "sweep_button": {"zh": "開始掃描（{cells} 格）", "en": "Run the sweep ({cells} cells)"},
+        "sweep_progress": {
+            "zh": "正在量 k = {k}、溫度 {t:g}（第 {i}／{n} 格）…",
+            "en": "Measuring k = {k}, temperature {t:g} (cell {i} of {n})…",
+        },
+        "sweep_done": {"zh": "{n} 格都量好了。", "en": "All {n} cells measured."},
+        "sweep_stale": {
+            "zh": "側欄的設定在掃描之後改過了；按上面的按鈕，用現在的設定再掃一次。",
+            "en": "The sidebar changed since the sweep; press the button above to sweep with the current settings.",
+        },
+        "sweep_title": {"zh": "實測加速：k × 溫度", "en": "Measured speedup: k × temperature"},
+        "sweep_temperature": {"zh": "溫度", "en": "Temperature"},
+        "sweep_speedup": {"zh": "加速", "en": "Speedup"},
+        "sweep_best": {
+            "zh": "這次掃描最快的一格：k = {k}、溫度 {t:g}，{s:.2f}×。紅色的格子比墨卿獨寫慢，綠色的比較快。",
+            "en": "Fastest cell of this sweep: k = {k}, temperature {t:g}, {s:.2f}×. Red cells are slower than the master alone, green ones faster.",
+        },
+    }
+)
