@@ -1,7 +1,31 @@
-"""Page parable (being built)."""
+"""The parable (home): five short acts, each linked to the page that performs it on a real run."""
 import streamlit as st
 
-from ui.settings import current_choice
+from ui.i18n import language
+from ui.texts.pages import page_title
+from ui.texts.parable import MAPPING, TEXT
 
-choice, pair = current_choice()
-st.title("parable")
+ACTS = {  # act -> the pages that show it on real models
+    1: ["speed_lab"],
+    2: ["scriptorium"],
+    3: ["scriptorium"],
+    4: ["iron_rule", "proof"],
+    5: ["speed_lab"],
+}
+
+st.title(TEXT("title"))
+st.write(TEXT("subtitle"))
+if st.button(TEXT("start"), type="primary"):
+    st.session_state["moment"] = 1  # the scriptorium opens on the first draft of its run
+    st.switch_page("pages/scriptorium.py", query_params={})
+for act, pages in ACTS.items():
+    with st.container(border=True):
+        st.subheader(TEXT(f"act{act}_title"))
+        st.write(TEXT(f"act{act}"))
+        st.caption(TEXT(f"act{act}_is"))
+        for column, name in zip(st.columns(len(pages) + 2), pages):
+            column.page_link(f"pages/{name}.py", label=f"{TEXT('see')} {page_title(name)}", icon="🖌️")
+st.subheader(TEXT("mapping"))
+lang = language()
+st.table({TEXT("story"): [story[lang] for story, _ in MAPPING], TEXT("algorithm"): [algo[lang] for _, algo in MAPPING]})
+st.caption(TEXT("cite"))

@@ -4,6 +4,7 @@ import streamlit as st
 from specdec_core.pairs import PairError
 from specdec_core.sampling import SettingsError
 from specdec_core.trace import Trace
+from ui.archive_store import clear_replay, load_replay
 from ui.loading import cached_run
 from ui.scriptorium_view import show_run
 from ui.settings import current_choice
@@ -13,10 +14,18 @@ from ui.texts.scriptorium import TEXT
 choice, pair = current_choice()
 st.title(TEXT("title"))
 st.write(TEXT("intro"))
-try:
-    with st.spinner(COMMON("running")):
-        trace = Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings))
-except (PairError, SettingsError) as error:
-    st.error(COMMON("cannot_run", error=error))
-    st.stop()
+trace = load_replay()  # a run from the archive, when the URL names one
+if trace is not None:
+    left, right = st.columns([3, 1])
+    left.info(TEXT("replaying", id=st.query_params.get("run")))
+    if right.button(TEXT("leave_replay")):
+        clear_replay()
+        st.rerun()
+else:
+    try:
+        with st.spinner(COMMON("running")):
+            trace = Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings))
+    except (PairError, SettingsError) as error:
+        st.error(COMMON("cannot_run", error=error))
+        st.stop()
 show_run(trace)

@@ -12,3 +12,6 @@ def open_page(page: str, language: str = "zh", **query: str) -> AppTest:
     if page != "parable":
         app.switch_page(f"pages/{page}.py").run()
     return app
+
+
+

@@ -1,4 +1,6 @@
 """Shared fixtures: the tiny seed-built pair stands in for real models in engine tests."""
+import os
+
 import pytest
 
 from specdec_core.pairs import load_pair
@@ -12,3 +14,9 @@ def tiny():
 @pytest.fixture(scope="session")
 def tiny_prompt(tiny):
     return tiny.encode_prompt("春山")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def archive_in_a_temporary_folder(tmp_path_factory):
+    """Runs the tests make are archived in a throwaway database, never the user's own."""
+    os.environ["SCRIPTORIUM_ARCHIVE"] = str(tmp_path_factory.mktemp("archive") / "archive.sqlite")

@@ -1,44 +1,56 @@
-"""The app in Streamlit's AppTest: it renders in both languages and refuses bad prompts politely."""
+"""The frame: every page renders in both languages, settings come from the URL, bad prompts are refused."""
 import pytest
-from streamlit.testing.v1 import AppTest
 
+from app_pages import open_page
 
-def open_app(language="zh") -> AppTest:
-    app = AppTest.from_file("../app.py", default_timeout=60)
-    app.session_state["language"] = language
-    app.run()
-    return app
+PAGES = ["parable", "scriptorium", "iron_rule", "proof", "speed_lab", "archive"]
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])
-def test_scriptorium_renders_a_run(language):
-    app = open_app(language)
-    assert not app.exception
-    assert app.title[0].value.startswith("御筆樓" if language == "zh" else "The Scriptorium")
-    assert len(app.metric) == 4
-    assert int(app.metric[0].value) > 0
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_renders_in_both_languages(page, language):
+    app = open_page(page, language)
+    assert not app.exception, app.exception
+    assert app.title, "every page has a title"
+    heading = app.title[0].value
+    has_cjk = any("\u4e00" <= ch <= "\u9fff" for ch in heading)
+    assert has_cjk if language == "zh" else heading.isascii(), heading
 
 
-def test_changing_k_changes_the_run():
-    app = open_app("en")
-    before = [m.value for m in app.metric]
-    app.sidebar.slider[0].set_value(1).run()
+def test_the_url_sets_the_run():
+    app = open_page("scriptorium", "en", pair="tiny", k="2", seed="7", temperature="0.5")
     assert not app.exception
-    assert [m.value for m in app.metric] != before
+    choice = app.session_state["choice"]
+    assert (choice.pair, choice.settings.k, choice.settings.seed, choice.settings.sampling.temperature) == ("tiny", 2, 7, 0.5)
+
+
+def test_a_scribe_the_pair_lacks_falls_back_to_its_default():
+    app = open_page("scriptorium", "en", pair="tiny", scribe="distilled")
+    assert not app.exception
+    assert app.session_state["choice"].scribe == "lm"
+
+
+def test_start_opens_the_scriptorium_with_the_settings_kept():
+    app = open_page("parable", "en", pair="tiny", k="3")
+    app.button[0].click().run()
+    assert not app.exception
+    assert app.title[0].value == "The scriptorium, round by round"
+    assert app.session_state["choice"].settings.k == 3
 
 
 def test_a_prompt_with_unknown_characters_is_refused_by_name():
-    app = open_app("en")
-    pair = app.sidebar.selectbox[0].value
-    if pair != "tiny":
-        app.sidebar.selectbox[0].set_value("tiny").run()
-    app.text_input[0].input("春x山").run()
+    app = open_page("scriptorium", "en", pair="tiny", prompt="春x山")
     assert not app.exception
     assert "x" in app.error[0].value and "lacks" in app.error[0].value
 
 
 def test_an_empty_prompt_is_refused():
-    app = open_app("en")
-    app.text_input[0].input("  ").run()
+    app = open_page("scriptorium", "en", pair="tiny", prompt="  ")
     assert not app.exception
     assert "empty" in app.error[0].value
+
+
+def test_large_type_changes_the_look():
+    app = open_page("parable", "en", large="true")
+    assert not app.exception
+    assert any("font-size: 22px" in html.proto.body for html in app.get("html"))

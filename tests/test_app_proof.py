@@ -1,0 +1,32 @@
+"""The proof page: exact sampling passes the test, a broken rule is flagged by the statistic."""
+import pytest
+
+from app_pages import open_page
+
+
+def run_proof(rule: str):
+    app = open_page("proof", "en", pair="tiny", samples="2000", rule=rule)
+    assert not app.exception
+    next(b for b in app.button if b.label == "Start sampling").click().run()
+    assert not app.exception
+    return app
+
+
+def test_exact_rule_cannot_be_told_apart():
+    app = run_proof("exact")
+    verdicts = [s.value for s in app.success if "cannot be told apart" in s.value]
+    assert len(verdicts) == 2 and not [e for e in app.error if "drifts" in e.value]
+    assert len(app.get("plotly_chart")) == 3  # first token, joint, TV over samples
+
+
+@pytest.mark.parametrize("rule", ["accept-all", "resample-p"])
+def test_a_broken_rule_is_flagged(rule):
+    app = run_proof(rule)
+    drift = [e.value for e in app.error if "drifts" in e.value]
+    assert len(drift) == 1 and drift[0].startswith("master + scribe")
+    assert any("master alone" in s.value for s in app.success)
+
+
+def test_before_sampling_the_page_waits():
+    app = open_page("proof", "en", pair="tiny")
+    assert any("Start sampling" in i.value for i in app.info)

@@ -1,0 +1,77 @@
+"""The scriptorium: stepping through a real run, and counters that match the trace at its end."""
+from app_pages import open_page
+
+from specdec_core.trace import Trace, summarize
+
+
+def buttons(app):
+    return {b.label: b for b in app.button}
+
+
+def metrics(app):
+    return [m.value for m in app.metric[:4]]
+
+
+def open_tiny():
+    return open_page("scriptorium", "en", pair="tiny", k="3", max_new="24")
+
+
+def test_it_opens_on_the_first_draft_with_nothing_written():
+    app = open_tiny()
+    assert not app.exception
+    assert app.session_state["moment"] == 1
+    assert metrics(app)[:2] == ["0", "0"]
+    assert "has not looked yet" in app.info[0].value
+
+
+def test_stepping_forward_and_back():
+    app = open_tiny()
+    buttons(app)["Step ▶"].click().run()
+    assert app.session_state["moment"] == 2
+    assert metrics(app)[1] == "1"  # the master's first glance has happened
+    buttons(app)["Step ▶"].click().run()
+    buttons(app)["◀ Back"].click().run()
+    assert app.session_state["moment"] == 2
+    buttons(app)["⏮ Start"].click().run()
+    assert app.session_state["moment"] == 1
+
+
+def test_the_end_shows_the_whole_run_and_its_counters():
+    app = open_tiny()
+    buttons(app)["To the end ⏭"].click().run()
+    assert not app.exception
+    choice = app.session_state["choice"]
+    from ui.loading import cached_run
+
+    summary = summarize(Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings)))
+    assert metrics(app)[:2] == [str(summary["tokens"]), str(summary["target_forwards"])]
+    assert buttons(app)["Step ▶"].disabled
+
+
+def test_a_position_shows_p_q_and_the_decision():
+    app = open_tiny()
+    buttons(app)["Step ▶"].click().run()  # the first seal or the verdict: p is known
+    labels = [m.label for m in app.metric]
+    assert {"p(x)", "q(x)", "p/q", "uniform u"} <= set(labels)
+    assert len(app.get("plotly_chart")) >= 1
+
+
+def test_changing_k_changes_the_run():
+    """The same seed and prompt with k=1: one drafted token per line, so a different trace."""
+    three, one = open_tiny(), open_page("scriptorium", "en", pair="tiny", k="1", max_new="24")
+    assert not one.exception
+    assert one.session_state["choice"].settings.k == 1
+    assert three.session_state["moment_of"] != one.session_state["moment_of"]
+    assert "drafted 1 tokens" in one.info[0].value
+
+
+def test_an_archived_run_replays_exactly():
+    open_tiny()  # a k=3 run, archived when it is made (or already, by an earlier test)
+    from ui.archive_store import archive
+
+    stored = next(row for row in archive().list() if row.k == 3)
+    replay = open_page("scriptorium", "en", pair="tiny", k="1", run=str(stored.id))
+    assert not replay.exception
+    assert any("Replaying archived run" in i.value for i in replay.info)
+    # the sidebar now says k=1, yet the stored run's lines of three are shown
+    assert any("drafted 3 tokens" in i.value for i in replay.info)

@@ -1,0 +1,98 @@
+"""Words of the home page: the parable in five acts, in our own words, and its mapping to the algorithm."""
+from ui.i18n import Texts
+
+TEXT = Texts(
+    {
+        "title": {"zh": "御筆樓：墨卿與阿速", "en": "The Scriptorium: Mo Qing and A-Su"},
+        "subtitle": {
+            "zh": "一則關於推測解碼（speculative decoding）的寓言。每一幕都連到一頁，在真正的模型上演給你看。",
+            "en": "A fable about speculative decoding. Every act links to a page that performs it on real models.",
+        },
+        "start": {"zh": "開始：走進御筆樓", "en": "Start: enter the scriptorium"},
+        "act1_title": {"zh": "第一幕　寫不完的詔書", "en": "Act 1 · The endless edict"},
+        "act1": {
+            "zh": "句國的國王要在三天內頒下一道極長的詔書。樓頂的墨卿是全國最準、也最慢的一支筆：每寫一字，都要磨墨、定筆、把整張紙從頭再看一遍。"
+            "一天過去，紙上不過三十來字。不是他手慢，而是規矩如此：下一字要看前面所有的字，前一字沒寫完，後一字就無從決定。",
+            "en": "The king of Ju wants a very long edict within three days. Mo Qing, at the top of the tower, is the most exact and the slowest hand "
+            "in the land: before each character he grinds ink, settles the brush and rereads the whole sheet. After a day he has some thirty characters. "
+            "His hand is not the problem; the order of the work is. Each character depends on all before it, so the next cannot be decided until this one is written.",
+        },
+        "act1_is": {
+            "zh": "這就是自回歸解碼：目標模型每產生一個 token 就要做一次完整的前向計算，每次都把全部權重搬過記憶體。",
+            "en": "This is autoregressive decoding: the target model runs one full forward pass per token, and each pass moves all its weights through memory.",
+        },
+        "act2_title": {"zh": "第二幕　快手阿速", "en": "Act 2 · The quick scribe"},
+        "act2": {
+            "zh": "墨卿把樓下的年輕抄寫員阿速叫來：「照我的筆意，一口氣先寫一行，寫錯無妨，不要自作主張。」"
+            "墨卿發現，一眼校完整行，花的工夫和自己寫一個字差不多，而一行有好幾個字。",
+            "en": "The master calls A-Su, a young scribe from downstairs: “Dash off a whole line in my style. Mistakes are fine; ideas of your own are not.” "
+            "Checking a whole line at one glance, the master finds, costs him about as much as writing one character, and a line holds several.",
+        },
+        "act2_is": {
+            "zh": "草稿模型 q 先取樣 k 個 token；目標模型 p 用一次前向計算就為這 k 個位置（外加下一個位置）都給出機率。",
+            "en": "The draft model q samples k tokens; one forward pass of the target p scores all k positions (and the one after them).",
+        },
+        "act3_title": {"zh": "第三幕　朱筆只改第一個錯字", "en": "Act 3 · The red brush fixes only the first wrong character"},
+        "act3": {
+            "zh": "墨卿從左往右看，每接受一字就蓋一方朱印。看到第七字，他停了：換作是他，不會這樣寫。"
+            "前六字算是他自己的字；第七字他親筆改正，再把紙交回阿速，從改正處接著寫。",
+            "en": "The master reads from the left and stamps a red seal on each character he accepts. At the seventh he stops: he would never write it that way. "
+            "The six sealed characters count as his own; he writes the seventh himself and hands the sheet back for A-Su to continue after it.",
+        },
+        "act3_is": {
+            "zh": "接受最長的驗證前綴；在第一個被拒絕的位置重新取樣；兩邊的 KV 快取回捲到保留的字。",
+            "en": "Accept the longest verified prefix; resample at the first rejection; roll both KV caches back to what was kept.",
+        },
+        "act4_title": {"zh": "第四幕　鐵律", "en": "Act 4 · The iron rule"},
+        "act4": {
+            "zh": "墨卿既不照單全收，也不憑喜好挑字。一個字留不留，看的是「換作我，有多大把握寫出它」。"
+            "阿速寫的若正是墨卿也可能寫的，就留下；墨卿若更想寫別的字，就換成他真正會寫的那個。"
+            "這樣寫成的整張紙，和墨卿獨自寫的，在統計上分毫不差：分布相同，只是少了許多慢吞吞的回合。",
+            "en": "The master neither accepts everything nor picks what he likes. Whether a character stays depends on how sure he himself would have been to write it. "
+            "If the scribe wrote what the master might well have written, it stays; if the master would rather write something else, he replaces it with what he truly would write. "
+            "The finished sheet cannot be told apart, statistically, from one he wrote alone: the same distribution, far fewer slow passes.",
+        },
+        "act4_is": {
+            "zh": "以機率 min(1, p(x)/q(x)) 接受；拒絕時從正規化的 max(0, p − q) 抽樣。輸出分布恰好等於只從 p 取樣。",
+            "en": "Accept with probability min(1, p(x)/q(x)); on rejection sample from the normalised max(0, p − q). The output distribution is exactly sampling from p.",
+        },
+        "act5_title": {"zh": "第五幕　抄寫員不能太差", "en": "Act 5 · The scribe must not be too poor"},
+        "act5": {
+            "zh": "阿速若寫得離墨卿的筆意太遠，墨卿每行開頭就得改：白看一眼只得一字，還搭上阿速的工夫。"
+            "抄寫員太慢，墨卿要等；抄寫員太差，墨卿白看。要挑筆跡像墨卿、手又快得多的人。挑對了人，詔書幾乎快了一倍完成，而且沒有一個字看得出不是墨卿親筆。",
+            "en": "If A-Su's characters are far from the master's style, the master rejects near the start of every line: a wasted glance for one character, plus the scribe's time. "
+            "Too slow a scribe and the master waits; too poor a scribe and the master checks in vain. Choose one whose hand resembles the master's and who is far faster. "
+            "With the right scribe the edict was done almost twice as fast, and no character on it could be told from the master's own.",
+        },
+        "act5_is": {
+            "zh": "接受率 α 與成本比 c 決定加速：(1 − α^(k+1)) / ((1 − α)(k·c + 1))；k 越大，草稿越多，但整行通過的機會越小。",
+            "en": "The acceptance rate α and cost ratio c set the speedup, (1 − α^(k+1)) / ((1 − α)(k·c + 1)); a larger k drafts more but passes whole less often.",
+        },
+        "see": {"zh": "在真模型上看：", "en": "See it on real models:"},
+        "mapping": {"zh": "故事與演算法的對照", "en": "The story and the algorithm"},
+        "story": {"zh": "故事裡", "en": "In the story"},
+        "algorithm": {"zh": "演算法裡", "en": "In the algorithm"},
+        "cite": {
+            "zh": "出處：Leviathan、Kalman、Matias，〈Fast Inference from Transformers via Speculative Decoding〉，ICLR 2023（arXiv 2211.17192）；"
+            "Chen 等，〈Accelerating Large Language Model Decoding with Speculative Sampling〉，2023（arXiv 2302.01318）。",
+            "en": "Sources: Leviathan, Kalman & Matias, “Fast Inference from Transformers via Speculative Decoding”, ICLR 2023 (arXiv 2211.17192); "
+            "Chen et al., “Accelerating Large Language Model Decoding with Speculative Sampling”, 2023 (arXiv 2302.01318).",
+        },
+    }
+)
+
+MAPPING = [
+    ({"zh": "墨卿，慢而精確", "en": "Mo Qing, slow and exact"}, {"zh": "目標模型 p，標準答案", "en": "target model p, the ground truth"}),
+    ({"zh": "阿速，快而潦草", "en": "A-Su, fast and sloppy"}, {"zh": "草稿模型 q", "en": "draft model q"}),
+    ({"zh": "一口氣寫一字", "en": "one character per breath"}, {"zh": "自回歸解碼：每個 token 一次目標前向計算", "en": "autoregressive decoding: one target forward per token"}),
+    ({"zh": "每字之前都要磨墨", "en": "grinding ink before every character"}, {"zh": "每次前向計算都把全部權重搬過記憶體", "en": "each forward moves all weights through memory"}),
+    ({"zh": "阿速趕寫一行", "en": "the scribe rushes a line"}, {"zh": "草稿從 q 取樣 k 個 token", "en": "the draft samples k tokens from q"}),
+    ({"zh": "一眼校完整行", "en": "one glance checks the line"}, {"zh": "一次目標前向計算為 k 個 token 評分（並給出第 k+1 個位置的分布）", "en": "one target forward scores all k tokens (and gives the (k+1)-th distribution)"}),
+    ({"zh": "接受的字蓋朱印", "en": "seal on accepted characters"}, {"zh": "被接受的前綴", "en": "accepted prefix"}),
+    ({"zh": "朱筆改第一個錯字", "en": "red brush on the first wrong one"}, {"zh": "第一個拒絕，從正規化的 max(0, p − q) 重新取樣", "en": "first rejection, resampled from normalised max(0, p − q)"}),
+    ({"zh": "整行通過，墨卿再加一字", "en": "whole line accepted: the master adds one more"}, {"zh": "加筆 token：從第 k+1 個位置的 p 取樣", "en": "bonus token sampled from p at position k+1"}),
+    ({"zh": "「換作我，有多大把握」", "en": "“how sure would I have been”"}, {"zh": "接受機率 min(1, p(x)/q(x))", "en": "acceptance probability min(1, p(x)/q(x))"}),
+    ({"zh": "「看不出是誰寫的」", "en": "“cannot be told apart”"}, {"zh": "輸出分布等於只從 p 取樣", "en": "output distribution equals sampling from p alone"}),
+    ({"zh": "「幾乎快了一倍」", "en": "“almost twice as fast”"}, {"zh": "加速 (1 − α^(k+1)) / ((1 − α)(k·c + 1))", "en": "speedup (1 − α^(k+1)) / ((1 − α)(k·c + 1))"}),
+    ({"zh": "阿速的筆跡像不像墨卿", "en": "the scribe's resemblance to the master"}, {"zh": "α = Σ min(p, q)，期望接受率", "en": "α = Σ min(p, q), the expected acceptance"}),
+]
