@@ -58,7 +58,8 @@ def display_piece(piece: str) -> str:
     """How a token looks on paper: control tokens become a mark, whitespace stays visible."""
     if SPECIAL.match(piece):
         return "∎"
-    return piece.replace("\n", "↵") if piece.strip() else "␣" * max(len(piece), 1)
+    piece = piece.replace("\n", "↵")
+    return piece if piece.strip() else "␣" * max(len(piece), 1)
 
 
 def _round_kinds(r: Round, moment: Moment | None) -> list[tuple[str, str]]:
