@@ -1,0 +1,83 @@
+"""The iron rule page in AppTest: both languages, the toy table (edits and refusals), the Monte Carlo, real mode."""
+import pytest
+
+from app_pages import open_page
+
+EDITS = "iron_toy"  # the toy table's key: AppTest seeds an editor's edits through session state
+
+
+def iron_rule(language="zh"):
+    app = open_page("iron_rule", language, pair="tiny")
+    assert not app.exception
+    return app
+
+
+def metric(app, index: int) -> float:
+    return float(app.metric[index].value)
+
+
+def edit_toy(app, edited_rows: dict):
+    app.session_state[EDITS] = {"edited_rows": edited_rows, "added_rows": [], "deleted_rows": []}
+    app.run()
+    assert not app.exception
+    return app
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_renders_in_both_languages(language):
+    app = iron_rule(language)
+    assert app.title[0].value.startswith("鐵律" if language == "zh" else "The iron rule")
+    assert len(app.metric) == 5  # alpha, 1 - alpha, TV of the rule, TV of the master alone, seal rate
+    assert metric(app, 0) + metric(app, 1) == pytest.approx(1.0, abs=1e-3)
+    assert not app.error
+
+
+def test_editing_the_toy_table_changes_alpha():
+    app = iron_rule("en")
+    before = metric(app, 0)
+    edit_toy(app, {0: {"q": 400.0}})  # the scribe now writes 月 far more often than the master would
+    assert metric(app, 0) != before
+    assert not app.error
+
+
+@pytest.mark.parametrize(
+    "edit, words",
+    [
+        ({0: {"p": -1.0}}, "negative"),
+        ({row: {"q": 0.0} for row in range(5)}, "Every weight of q"),
+        ({1: {"p": "many"}}, "not a number"),
+        ({2: {"token": "月"}}, "more than once"),
+    ],
+)
+def test_an_invalid_toy_table_is_refused_and_the_last_good_one_kept(edit, words):
+    app = iron_rule("en")
+    before = metric(app, 0)
+    edit_toy(app, edit)
+    assert words in app.error[0].value and "last valid table" in app.error[0].value
+    assert metric(app, 0) == before
+
+
+def test_monte_carlo_converges_to_p_under_the_exact_rule_only():
+    app = iron_rule("en")
+    app.session_state["iron_draws"] = 20_000
+    app.run()
+    exact_tv, alone_tv = metric(app, 2), metric(app, 3)
+    assert exact_tv < 0.02 and alone_tv < 0.02  # sampling error alone, at 20,000 draws over 5 tokens
+    app.session_state["iron_rule"] = "accept-all"
+    app.run()
+    assert not app.exception
+    assert metric(app, 2) > 0.2  # accept-all writes q: TV(p, q) = 1 - alpha = 0.32 on the toy table
+    assert metric(app, 4) == 1.0  # every draft is sealed
+
+
+def test_real_mode_reads_the_models_at_a_chosen_position():
+    app = iron_rule("en")
+    app.session_state["iron_mode"] = "real"
+    app.run()
+    assert not app.exception and not app.error
+    assert any("春山" in m.value for m in app.markdown)  # the sidebar's first example prompt
+    first = metric(app, 0)
+    app.slider(key="iron_position").set_value(3).run()
+    assert not app.exception
+    assert metric(app, 0) != first
+    assert 0.0 <= metric(app, 0) <= 1.0
