@@ -107,7 +107,7 @@ def breakdown_figure(split: dict[str, dict[str, float]], labels: dict[str, str])
     totals = [sum(split[mode][part] for part, _ in parts) for mode in ("speculative", "plain")]
     fig.add_scatter(x=bars, y=totals, mode="text", text=[f"{t:.2f}" for t in totals], textposition="top center", showlegend=False)
     fig.update_layout(barmode="stack")
-    fig.update_yaxes(title=labels["ms"], rangemode="tozero")
+    fig.update_yaxes(title=labels["ms"], range=[0, max(totals) * 1.15])  # room for the totals above the bars
     return _paper_look(fig, labels["title"])
 
 
