@@ -1,8 +1,11 @@
 """The shipped default pair: it loads offline, speaks one vocabulary, and stays exact."""
+import json
+
 import pytest
 
 from specdec_core.engine import DecodeSettings, plain_generate, speculative_generate
 from specdec_core.pairs import PairError, load_pair
+from specdec_core.poetry_pair import POETRY_DIR
 from specdec_core.proof import run_proof
 from specdec_core.sampling import SamplingConfig
 
@@ -14,13 +17,41 @@ def poetry():
     return load_pair("poetry", device="cpu")
 
 
+def measured_alpha() -> dict[str, float]:
+    """Each rung's sum_x min(p, q) at temperature 1.0 on the master's own samples (training eval stage)."""
+    table = json.loads((POETRY_DIR / "metrics.json").read_text(encoding="utf-8"))["alpha_master_samples"]
+    return {name: row["T=1.0"] for name, row in table.items() if not name.startswith("_")}
+
+
 def test_the_ladder_is_complete_and_the_distilled_scribe_is_default(poetry):
-    assert list(poetry.scribes) == ["unigram", "bigram", "trigram", "tiny", "distilled"]
+    assert list(poetry.scribes) == ["mismatched", "trigram", "unigram", "bigram", "tiny", "distilled"]
     assert poetry.default_scribe == "distilled"
     assert poetry.vocab_size == poetry.target.config.vocab_size
 
 
-@pytest.mark.parametrize("scribe", ["trigram", "distilled"])
+def test_the_ladder_climbs_in_measured_alpha_from_below_03_to_above_07(poetry):
+    """The slider's order is the measured order, and it spans the issue's range."""
+    alpha = measured_alpha()
+    assert list(poetry.scribes) == sorted(alpha, key=alpha.get)
+    assert alpha[next(iter(poetry.scribes))] <= 0.3 and alpha[poetry.default_scribe] >= 0.7
+
+
+def test_the_mismatched_scribe_speaks_the_masters_vocabulary_but_not_its_verse(poetry):
+    scribe = poetry.scribe("mismatched")
+    assert scribe.vocab_size == poetry.vocab_size
+    learned = scribe.model.unigram > 0
+    assert learned[poetry.tokenizer.convert_tokens_to_ids("的")]  # modern prose's commonest word
+    assert not learned[poetry.tokenizer.convert_tokens_to_ids("愁")]  # sorrow: never in a Debian tip
+
+
+def test_unknown_characters_cut_the_mismatched_scribes_text():
+    from training.poetry.mismatched import pieces
+
+    vocab = {"系": 10, "統": 11, "。": 12}
+    assert pieces("系統Q統。", vocab, bos=1, eos=2) == [[1, 10, 11], [11, 12, 2]]
+
+
+@pytest.mark.parametrize("scribe", ["mismatched", "trigram", "distilled"])
 def test_greedy_speculative_equals_the_masters_greedy(poetry, scribe):
     settings = DecodeSettings(k=4, sampling=SamplingConfig(temperature=0), max_new_tokens=48, stop_at_eos=False)
     ids = poetry.encode_prompt(PROMPT)

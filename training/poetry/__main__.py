@@ -1,7 +1,8 @@
-"""``python -m training.poetry {corpus,tokenizer,ngram,mismatched,master,master_phase2,tiny,distilled,eval,all}``.
+"""``python -m training.poetry {corpus,tokenizer,ngram,mismatched,master,master_phase2,tiny,distilled,eval,alpha,all}``.
 
 ``all`` runs every stage in order with the fixed seed in paths.SEED; each training stage resumes
-from data/poetry/ckpt/ if interrupted.
+from data/poetry/ckpt/ if interrupted. ``alpha`` (not part of ``all``, which runs ``eval``) redoes only
+the ladder's alpha tables in metrics.json, keeping the timings ``eval`` measured.
 """
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ def run_stage(stage: str) -> None:
     elif stage == "eval":
         from training.poetry.evaluate import evaluate_all
         evaluate_all()
+    elif stage == "alpha":
+        from training.poetry.evaluate import update_ladder_alpha
+        update_ladder_alpha()
     else:
         from training.poetry.train import train
         train(stage)
@@ -35,7 +39,7 @@ def run_stage(stage: str) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(prog="python -m training.poetry", description=__doc__)
-    ap.add_argument("stage", choices=STAGES + ("all",))
+    ap.add_argument("stage", choices=STAGES + ("alpha", "all"))
     args = ap.parse_args()
     for stage in STAGES if args.stage == "all" else (args.stage,):
         run_stage(stage)

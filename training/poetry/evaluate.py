@@ -2,7 +2,8 @@
 
 * val loss: nats per token over validation entries (util.val_loss).
 * alpha: mean over positions of sum_x min(p(x), q(x)), p = master, q = scribe, both softmax(logits/T),
-  on (a) validation text and (b) text the master samples itself (what a decode actually visits).
+  on (a) validation text and (b) text the master samples itself (what a decode actually visits),
+  for every rung of the ladder: the transformer scribes and the count scribes in ngram/.
 * ms/token: single-token forward with a DynamicCache, batch 1, float32, 1 thread (batch-1 decode
   is per-op overhead bound; 2 threads only add contention on a busy 2-core box), all models
   measured side by side in one run (interleaved, median).
@@ -17,6 +18,7 @@ import time
 import torch
 import torch.nn.functional as F
 
+from specdec_core.scribes.ngram import NgramModel
 from training.poetry import data
 from training.poetry.models import describe
 from training.poetry.paths import ASSETS, SEED
@@ -24,12 +26,19 @@ from training.poetry.util import load_exported, val_loss
 
 MASTER = "master"
 SCRIBES = ("tiny", "distilled")
+COUNT_RUNGS = ("mismatched", "unigram", "bigram", "trigram")   # ngram/<name>.safetensors
 TEMPERATURES = (1.0, 0.7)
 PROMPTS = ("床前明月光，", "白日依山盡，", "春", "子曰：", "大江東去，")
 
 
 def available(names) -> list[str]:
     return [n for n in names if (ASSETS / n / "config.json").exists()]
+
+
+def count_rungs() -> dict[str, NgramModel]:
+    """The count scribes that are built, by name."""
+    paths = {n: ASSETS / "ngram" / f"{n}.safetensors" for n in COUNT_RUNGS}
+    return {n: NgramModel.load(path) for n, path in paths.items() if path.exists()}
 
 
 @torch.no_grad()
@@ -40,6 +49,21 @@ def logits_on(model, chunks, batch: int = 32) -> list[torch.Tensor]:
         lg = model(input_ids=x, attention_mask=m).logits                 # (B, T, V)
         out += [lg[r][tm[r]] for r in range(len(x))]
     return out
+
+
+def count_logits_on(model: NgramModel, chunks) -> list[torch.Tensor]:
+    """Per chunk, the count scribe's log-probabilities at every predicting position: list of (T_i, V)."""
+    out = []
+    for chunk in chunks:
+        tokens = chunk.tolist()
+        out.append(torch.stack([model.probs(tokens[: i + 1]).log() for i in range(len(tokens) - 1)]))
+    return out
+
+
+def scribe_logits_on(scribe, chunks) -> list[torch.Tensor]:
+    if isinstance(scribe, NgramModel):
+        return count_logits_on(scribe, chunks)
+    return logits_on(scribe, chunks)
 
 
 def alpha(p_logits: torch.Tensor, q_logits: torch.Tensor, temperature: float) -> torch.Tensor:
@@ -74,7 +98,7 @@ def alpha_table(master, scribes: dict, chunks) -> dict:
     p_all = torch.cat(logits_on(master, chunks))                         # (N, V)
     table = {}
     for name, model in scribes.items():
-        q_all = torch.cat(logits_on(model, chunks))
+        q_all = torch.cat(scribe_logits_on(model, chunks))
         table[name] = {f"T={t}": alpha(p_all, q_all, t).mean().item() for t in TEMPERATURES}
     table["_positions"] = len(p_all)
     return table
@@ -140,6 +164,33 @@ def dir_mb(name: str) -> float:
     return sum(f.stat().st_size for f in (ASSETS / name).iterdir()) / 2 ** 20
 
 
+def assets_mb() -> float:
+    return round(sum(f.stat().st_size for f in ASSETS.rglob("*") if f.is_file()) / 2 ** 20, 2)
+
+
+def ladder_alpha(master, rungs: dict, val_chunks, seed: int) -> dict:
+    """alpha of every rung on validation text and on the master's own samples (deterministic)."""
+    gen_chunks = master_samples(master, n=64, length=96, temperature=1.0, seed=seed)
+    return {"alpha_val": alpha_table(master, rungs, val_chunks),
+            "alpha_master_samples": alpha_table(master, rungs, gen_chunks)}
+
+
+def update_ladder_alpha(seed: int = SEED) -> dict:
+    """Recompute only the alpha tables in metrics.json, keeping its timings.
+
+    For a new rung: alpha is deterministic, timings are not, and a busy machine would spoil them.
+    """
+    torch.set_num_threads(2)
+    master = load_exported(MASTER)
+    rungs = {**count_rungs(), **{n: load_exported(n) for n in available(SCRIBES)}}
+    chunks = data.entry_chunks(data.stream("val"), 256)
+    path = ASSETS / "metrics.json"
+    metrics = json.loads(path.read_text(encoding="utf-8"))
+    metrics.update(ladder_alpha(master, rungs, chunks, seed), total_size_mb=assets_mb())
+    path.write_text(json.dumps(metrics, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return {k: metrics[k] for k in ("alpha_val", "alpha_master_samples")}
+
+
 def evaluate_all(seed: int = SEED) -> dict:
     from transformers import AutoTokenizer
     torch.set_num_threads(2)
@@ -149,7 +200,6 @@ def evaluate_all(seed: int = SEED) -> dict:
     chunks = data.entry_chunks(val_ids, 256)
     master = models[MASTER]
     scribes = {n: m for n, m in models.items() if n != MASTER}
-    gen_chunks = master_samples(master, n=64, length=96, temperature=1.0, seed=seed)
     torch.set_num_threads(1)
     ms = decode_ms(models)
     verify = verify_ms(master)
@@ -165,8 +215,7 @@ def evaluate_all(seed: int = SEED) -> dict:
                        "val_loss_nats_per_token": val_loss(m, val_ids, 256),
                        "ms_per_token": ms[n], "c_vs_master": ms[n] / ms[MASTER]}
                    for n, m in models.items()},
-        "alpha_val": alpha_table(master, scribes, chunks),
-        "alpha_master_samples": alpha_table(master, scribes, gen_chunks),
+        **ladder_alpha(master, {**count_rungs(), **scribes}, chunks, seed),
         "master_verify_ms": verify,
     }
     for n in scribes:
@@ -177,8 +226,7 @@ def evaluate_all(seed: int = SEED) -> dict:
     metrics["bench_speedup"] = "TODO: filled by specdec_core bench"
     tok = AutoTokenizer.from_pretrained(ASSETS / MASTER)
     metrics["master_samples_T0.8"] = samples(master, tok)
-    metrics["total_size_mb"] = round(sum(f.stat().st_size for f in ASSETS.rglob("*")
-                                         if f.is_file()) / 2 ** 20, 2)
+    metrics["total_size_mb"] = assets_mb()
     text = json.dumps(metrics, ensure_ascii=False, indent=2)
     (ASSETS / "metrics.json").write_text(text + "\n", encoding="utf-8")
     print(text)
