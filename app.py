@@ -1,4 +1,8 @@
-"""御筆樓 Scriptorium: the frame that routes the pages and holds the shared sidebar."""
+"""御筆樓 Scriptorium: the frame that routes the pages and holds the shared sidebar.
+
+The pages live in views/, not pages/: Streamlit treats a pages/ folder as the old automatic
+navigation and serves a deep link such as /proof from it before this frame has run.
+"""
 import streamlit as st
 
 from ui.look import apply_look
@@ -9,7 +13,7 @@ st.set_page_config(page_title="御筆樓 Scriptorium", page_icon="🖌️", layo
 shared_sidebar()
 apply_look(large=st.session_state.get("large", False))
 pages = [
-    st.Page(f"pages/{name}.py", title=page_title(name), url_path=name, default=(name == "parable"))
+    st.Page(f"views/{name}.py", title=page_title(name), url_path=name, default=(name == "parable"))
     for name in PAGE_TITLES
 ]
 st.navigation(pages).run()

@@ -5,13 +5,20 @@ TIMEOUT = 120  # the first run imports torch and loads the models
 
 
 def open_page(page: str, language: str = "zh", **query: str) -> AppTest:
-    """page: a file name under pages/ without .py; query: URL parameters such as k="2"."""
+    """page: a file name under views/ without .py; query: URL parameters such as k="2"."""
     app = AppTest.from_file("../app.py", default_timeout=TIMEOUT)
-    app.query_params.update({"language": "English" if language == "en" else "繁體中文", **query})
+    app.query_params.update({"language": language, **query})
     app.run()
     if page != "parable":
-        app.switch_page(f"pages/{page}.py").run()
+        app.switch_page(f"views/{page}.py").run()
     return app
 
 
 
+
+
+
+def set_setting(app: AppTest, key: str, value) -> AppTest:
+    """Change a sidebar setting as moving its widget would (the frame copies it into the widget)."""
+    app.session_state[key] = value
+    return app.run()

@@ -1,7 +1,7 @@
 """The frame: every page renders in both languages, settings come from the URL, bad prompts are refused."""
 import pytest
 
-from app_pages import open_page
+from app_pages import open_page, set_setting
 
 PAGES = ["parable", "scriptorium", "iron_rule", "proof", "speed_lab", "archive"]
 
@@ -54,3 +54,26 @@ def test_large_type_changes_the_look():
     app = open_page("parable", "en", large="true")
     assert not app.exception
     assert any("font-size: 22px" in html.proto.body for html in app.get("html"))
+
+
+def test_settings_survive_a_page_switch_and_stay_in_the_url():
+    app = open_page("scriptorium", "en", pair="tiny", k="2")
+    app.switch_page("views/speed_lab.py").run()
+    assert not app.exception
+    assert app.session_state["choice"].settings.k == 2 and app.session_state["language"] == "en"
+    assert app.query_params["k"] in ("2", ["2"])
+
+
+def test_a_link_with_a_value_out_of_range_says_so_and_uses_the_default():
+    app = open_page("parable", "en", pair="tiny", k="99")  # AppTest lists the sidebar on the first page only
+    assert not app.exception
+    assert app.session_state["choice"].settings.k == 4
+    assert any("k=99" in w.value for w in app.sidebar.warning)
+
+
+def test_a_setting_changed_by_hand_reaches_the_run_and_the_url():
+    app = open_page("scriptorium", "en", pair="tiny", k="2")
+    set_setting(app, "k", 5)
+    assert not app.exception
+    assert app.session_state["choice"].settings.k == 5
+    assert app.query_params["k"] in ("5", ["5"])

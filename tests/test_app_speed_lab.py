@@ -3,11 +3,10 @@
 Timings decide nothing here (a shared, noisy machine): the tests check what is shown, not how fast.
 """
 import json
-from dataclasses import replace
 
 import pytest
 
-from app_pages import open_page
+from app_pages import open_page, set_setting
 from ui.texts.speed_lab import TEXT
 
 SMALL = dict(pair="tiny", max_new="8")  # the sidebar's fewest tokens: each measurement takes about a second
@@ -19,14 +18,9 @@ def words(key: str, language: str = "en") -> str:
 
 
 def change_sidebar(app, **settings):
-    """What moving a sidebar slider gives the page: a new RunChoice in session state.
-
-    After switch_page, AppTest (Streamlit 1.67) reruns only the page, not app.py's sidebar, so the
-    sidebar's widgets cannot be moved here; the page reads the choice the sidebar would have made.
-    """
-    choice = app.session_state["choice"]
-    app.session_state["choice"] = replace(choice, settings=replace(choice.settings, **settings))
-    app.run()
+    """Move sidebar sliders as a click would, then check the page took it calmly."""
+    for key, value in settings.items():
+        set_setting(app, key, value)
     assert not app.exception
     return app
 

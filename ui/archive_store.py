@@ -69,7 +69,7 @@ def import_file(data: bytes) -> Outcome:
 
 def replay_in_scriptorium(run_id: int) -> None:
     st.session_state[REPLAY_KEY] = int(run_id)
-    st.switch_page("pages/scriptorium.py", query_params={REPLAY_PARAM: str(int(run_id))})
+    st.switch_page("views/scriptorium.py", query_params={REPLAY_PARAM: str(int(run_id))})
 
 
 def load_replay() -> Trace | None:

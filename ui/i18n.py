@@ -16,6 +16,6 @@ class Texts:
     def __init__(self, table: dict[str, dict[str, str]]):
         self.table = table
 
-    def __call__(self, key: str, **values) -> str:
-        text = self.table[key][language()]
+    def __call__(self, entry: str, /, **values) -> str:
+        text = self.table[entry][language()]
         return text.format(**values) if values else text

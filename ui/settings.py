@@ -1,7 +1,16 @@
-"""The shared sidebar: every setting that defines a run, bound to the URL so a link reopens it."""
+"""The shared sidebar: every setting that defines a run, mirrored in the URL so a link reopens it.
+
+Each setting's value lives under its own name in session state, and its widget under "w_" + name,
+copied in before the widget is drawn and out by its on_change: Streamlit forgets a widget's state
+on a page switch, the plain entry survives (Streamlit's documented pattern for keeping widget
+values across pages). A session's first run takes the values from the URL (checked: a value out of
+range is dropped with a note); every run writes them back, so the address bar names the run on
+screen.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import streamlit as st
 
@@ -12,7 +21,43 @@ from ui.i18n import LANGUAGES
 from ui.loading import cached_pair, device_names, pair_names
 from ui.texts.common import TEXT
 
-URL = "query-params"  # Streamlit keeps a bound widget's value in the address bar
+
+@dataclass(frozen=True)
+class Knob:
+    """One sidebar setting: how to read it from the URL and the range it must fall in."""
+
+    parse: Callable[[str], object]
+    default: object = None  # None: the first of the options the sidebar offers
+    low: float | None = None
+    high: float | None = None
+
+    def read(self, text: str):
+        value = self.parse(text)
+        if self.low is not None and not self.low <= value <= self.high:
+            raise ValueError(f"{value} is outside {self.low}–{self.high}")
+        return value
+
+
+def _flag(text: str) -> bool:
+    if text.lower() not in ("true", "false"):
+        raise ValueError("not true or false")
+    return text.lower() == "true"
+
+
+KNOBS = {
+    "language": Knob(str, "zh"),
+    "large": Knob(_flag, False),
+    "pair": Knob(str),
+    "device": Knob(str),
+    "max_new": Knob(int, 48, 8, 128),
+    "scribe": Knob(str),
+    "noise": Knob(float, 0.0, 0.0, 1.0),
+    "k": Knob(int, 4, 1, 12),
+    "temperature": Knob(float, 1.0, 0.0, 2.0),
+    "top_p": Knob(float, 1.0, 0.05, 1.0),
+    "seed": Knob(int, 0, 0, 2**31 - 1),
+    "prompt": Knob(str),
+}
 
 
 @dataclass(frozen=True)
@@ -28,18 +73,23 @@ class RunChoice:
 
 def shared_sidebar() -> RunChoice | None:
     """Render the sidebar; the choice (None when the pair cannot load) also goes to session state."""
+    _adopt_url()
     bar = st.sidebar
-    bar.radio(TEXT("language"), list(LANGUAGES), format_func=LANGUAGES.get, key="language", horizontal=True, bind=URL)
-    bar.toggle(TEXT("large_type"), key="large", bind=URL)
+    _keep_choice("language", list(LANGUAGES))
+    bar.radio(TEXT("language"), list(LANGUAGES), format_func=LANGUAGES.get, horizontal=True, **_widget("language"))
+    bar.toggle(TEXT("large_type"), **_widget("large"))
     bar.subheader(TEXT("settings"))
-    pair_name = bar.selectbox(TEXT("pair"), pair_names(), key="pair", bind=URL)
+    pair_name = bar.selectbox(TEXT("pair"), _keep_choice("pair", pair_names()), **_widget("pair"))
     with bar.expander(TEXT("advanced")):
-        device = st.selectbox(TEXT("device"), device_names(), key="device", bind=URL)
-        max_new = st.slider(TEXT("max_new"), 8, 128, 48, key="max_new", bind=URL)
+        device = st.selectbox(TEXT("device"), _keep_choice("device", device_names()), **_widget("device"))
+        max_new = st.slider(TEXT("max_new"), 8, 128, **_widget("max_new"))
     pair = _load(pair_name, device)
     choice = _run_widgets(bar, pair, pair_name, device, max_new) if pair else None
     st.session_state["choice"] = choice
+    for note in st.session_state.get("url_notes", []):
+        bar.warning(note)
     bar.caption(TEXT("share"))
+    _write_url()
     return choice
 
 
@@ -50,6 +100,49 @@ def current_choice() -> tuple[RunChoice, ModelPair]:
         st.info(TEXT("no_pair"))
         st.stop()
     return choice, cached_pair(choice.pair, choice.device)
+
+
+def _adopt_url() -> None:
+    """On a session's first run, the defaults, then whatever the link it was opened with says."""
+    if st.session_state.get("url_adopted"):
+        return
+    st.session_state["url_adopted"] = True
+    notes = []
+    for key, knob in KNOBS.items():
+        if knob.default is not None:
+            st.session_state[key] = knob.default
+        if key in st.query_params:
+            try:
+                st.session_state[key] = knob.read(st.query_params[key])
+            except ValueError as error:
+                notes.append(TEXT("bad_link", key=key, value=st.query_params[key], error=error))
+    st.session_state["url_notes"] = notes
+
+
+def _widget(key: str) -> dict:
+    """Arguments that tie a widget to its setting: drawn with the setting's value, written back on change."""
+    if key in st.session_state:
+        st.session_state["w_" + key] = st.session_state[key]
+    return {"key": "w_" + key, "on_change": _keep, "args": (key,)}
+
+
+def _keep(key: str) -> None:
+    st.session_state[key] = st.session_state["w_" + key]
+
+
+def _write_url() -> None:
+    """Settle every setting under its own name (widgets drawn with defaults included), then mirror it."""
+    for key in KNOBS:
+        if "w_" + key in st.session_state:
+            st.session_state[key] = st.session_state["w_" + key]
+    st.query_params.update({key: str(st.session_state[key]) for key in KNOBS if key in st.session_state})
+
+
+def _keep_choice(key: str, options: list[str]) -> list[str]:
+    """Drop a value the options lack (a link to a pair this machine does not have, say)."""
+    if key in st.session_state and st.session_state[key] not in options:
+        del st.session_state[key]
+    return options
 
 
 def _load(pair_name: str, device: str) -> ModelPair | None:
@@ -65,15 +158,19 @@ def _run_widgets(bar, pair: ModelPair, pair_name: str, device: str, max_new: int
     ladder = list(pair.scribes)
     if st.session_state.get("scribe") not in ladder:  # a new pair has its own ladder
         st.session_state["scribe"] = pair.default_scribe
-    scribe = bar.select_slider(TEXT("scribe"), ladder, key="scribe", help=TEXT("scribe_help"), bind=URL)
-    noise = bar.slider(TEXT("noise"), 0.0, 1.0, 0.0, 0.05, key="noise", help=TEXT("noise_help"), bind=URL)
-    k = bar.slider(TEXT("k"), 1, 12, 4, key="k", bind=URL)
-    temperature = bar.slider(TEXT("temperature"), 0.0, 2.0, 1.0, 0.05, key="temperature", bind=URL)
-    top_p = bar.slider(TEXT("top_p"), 0.05, 1.0, 1.0, 0.05, key="top_p", bind=URL)
-    seed = bar.number_input(TEXT("seed"), 0, 2**31 - 1, 0, key="seed", bind=URL)
-    if not st.session_state.get("prompt"):
-        st.session_state["prompt"] = pair.example_prompts[0] if pair.example_prompts else ""
-    prompt = bar.text_input(TEXT("prompt"), key="prompt", bind=URL)
+    scribe = bar.select_slider(TEXT("scribe"), ladder, help=TEXT("scribe_help"), **_widget("scribe"))
+    noise = bar.slider(TEXT("noise"), 0.0, 1.0, step=0.05, help=TEXT("noise_help"), **_widget("noise"))
+    k = bar.slider(TEXT("k"), 1, 12, **_widget("k"))
+    temperature = bar.slider(TEXT("temperature"), 0.0, 2.0, step=0.05, **_widget("temperature"))
+    top_p = bar.slider(TEXT("top_p"), 0.05, 1.0, step=0.05, **_widget("top_p"))
+    seed = bar.number_input(TEXT("seed"), 0, 2**31 - 1, **_widget("seed"))
+    example = pair.example_prompts[0] if pair.example_prompts else ""
+    if "prompt_of" not in st.session_state:  # the first run: the link's prompt, or the pair's example
+        st.session_state["prompt_of"] = pair_name
+        st.session_state.setdefault("prompt", example)
+    elif st.session_state["prompt_of"] != pair_name:  # another pair may lack the old prompt's characters
+        st.session_state.update(prompt_of=pair_name, prompt=example)
+    prompt = bar.text_input(TEXT("prompt"), **_widget("prompt"))
     bar.pills(TEXT("examples"), pair.example_prompts, key="example", on_change=_use_example)
     sampling = SamplingConfig(temperature=temperature, top_k=0, top_p=top_p)
     settings = DecodeSettings(k=k, sampling=sampling, seed=int(seed), max_new_tokens=max_new, noise=noise)

@@ -17,14 +17,14 @@ st.title(TEXT("title"))
 st.write(TEXT("subtitle"))
 if st.button(TEXT("start"), type="primary"):
     st.session_state["moment"] = 1  # the scriptorium opens on the first draft of its run
-    st.switch_page("pages/scriptorium.py", query_params={})
+    st.switch_page("views/scriptorium.py")
 for act, pages in ACTS.items():
     with st.container(border=True):
         st.subheader(TEXT(f"act{act}_title"))
         st.write(TEXT(f"act{act}"))
         st.caption(TEXT(f"act{act}_is"))
         for column, name in zip(st.columns(len(pages) + 2), pages):
-            column.page_link(f"pages/{name}.py", label=f"{TEXT('see')} {page_title(name)}", icon="🖌️")
+            column.page_link(f"views/{name}.py", label=f"{TEXT('see')} {page_title(name)}", icon="🖌️")
 st.subheader(TEXT("mapping"))
 lang = language()
 st.table({TEXT("story"): [story[lang] for story, _ in MAPPING], TEXT("algorithm"): [algo[lang] for _, algo in MAPPING]})

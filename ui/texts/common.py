@@ -34,6 +34,10 @@ TEXT = Texts(
         "cannot_load": {"zh": "無法載入這組模型：{error}", "en": "Cannot load this model pair: {error}"},
         "cannot_run": {"zh": "無法抄寫：{error}", "en": "Cannot run: {error}"},
         "no_pair": {"zh": "請先在側欄選一組能載入的模型。", "en": "Choose a model pair that loads, in the sidebar."},
+        "bad_link": {
+            "zh": "連結裡的 {key}={value} 無法使用（{error}），已改用預設值。",
+            "en": "The link's {key}={value} cannot be used ({error}); the default is used instead.",
+        },
         "running": {"zh": "墨卿與阿速正在抄寫…", "en": "The master and the scribe are writing…"},
     }
 )
