@@ -112,19 +112,22 @@ def _position_details(r: Round, moment: Moment) -> None:
     if at < len(r.drafted):
         step = r.drafted[at]
         st.plotly_chart(candidate_figure(step.candidates, step.token, labels, residual=False))
-        _decision(step, checked=at <= r.n_accepted)
+        revealed = moment.stage == "verdict" or at < moment.sealed  # no spoilers ahead of the seals
+        _decision(step, checked=at <= r.n_accepted, revealed=revealed)
     else:
         st.plotly_chart(candidate_figure(r.next_dist_top, r.next_token, labels, residual=r.next_kind == "corrected"))
         st.caption(TEXT("from_residual" if r.next_kind == "corrected" else "from_p"))
 
 
-def _decision(step, checked: bool) -> None:
+def _decision(step, checked: bool, revealed: bool) -> None:
     cols = st.columns(5)
     cols[0].metric(TEXT("p_x"), f"{step.p:.3f}")
     cols[1].metric(TEXT("q_x"), f"{step.q:.3f}")
     cols[2].metric(TEXT("ratio"), f"{step.p / step.q:.2f}" if step.q > 0 else "∞")
     cols[3].metric(TEXT("u"), f"{step.u:.3f}")
-    if checked:
+    if not revealed:
+        st.caption(TEXT("not_yet"))
+    elif checked:
         cols[4].metric(TEXT("decision"), "✔" if step.accepted else "✘")
         st.caption(TEXT("accepted" if step.accepted else "rejected"))
     else:

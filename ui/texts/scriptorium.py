@@ -66,6 +66,10 @@ TEXT = Texts(
         "decision": {"zh": "判決", "en": "Decision"},
         "accepted": {"zh": "u < min(1, p/q)：蓋印", "en": "u < min(1, p/q): sealed"},
         "rejected": {"zh": "u ≥ min(1, p/q)：退回", "en": "u ≥ min(1, p/q): rejected"},
+        "not_yet": {
+            "zh": "墨卿還沒在這裡落印：按「下一步」看他的判決。",
+            "en": "The master has not ruled here yet: press “Step” to see his decision.",
+        },
         "unchecked": {
             "zh": "前面已有字被退回，這個字不再檢查，直接作廢。",
             "en": "An earlier token was rejected, so this one is discarded without a check.",
