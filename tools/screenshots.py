@@ -1,61 +1,75 @@
-"""Start the app, open it in Debian's Chromium through Playwright, and save a screenshot per page.
+"""Save a screenshot of every page, showing real content, for the README: the app in Debian's Chromium.
 
-Usage: .venv/bin/python -m tools.screenshots [out_dir]   (needs `apt-get install chromium` and
-`pip install playwright`; Playwright's own browser download does not work offline).
+Usage: .venv/bin/python -m tools.screenshots [out_dir]   (default docs/screenshots; needs `apt-get install chromium
+fonts-noto-cjk fonts-noto-color-emoji`, which .ci/run does). The scriptorium is shown a few steps into its run, the
+proof after a finished small run, the speed lab after one measurement; runs are archived into a temporary file, so
+the archive page shows this session's runs and the user's own archive is never touched.
 """
 from __future__ import annotations
 
-import socket
-import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from tools.browser import EXCEPTION, ROOT, VIEWPORT, app_server, choose_language, chromium, open_page, wait_ready
 
-ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"]
-READY = '[data-testid="stApp"][data-test-script-state="notRunning"]'
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+WORDS = {  # the words the tool waits for and clicks, as the pages show them
+    "zh": {"home": "御筆樓：墨卿與阿速", "counter": "已寫字數", "step": "下一步 ▶"},
+    "en": {"home": "The Scriptorium: Mo Qing and A-Su", "counter": "Tokens written", "step": "Step ▶",
+           "iron_rule": "The iron rule:", "sample": "Start sampling", "verdict": "cannot be told apart from the exact distribution",
+           "measure": "Measure", "measured": "Cost ratio c", "archive": "The archive"},
+}
+STEPS = 5  # into the scriptorium's run: far enough to show seals, a correction and counters that moved
 
 
 def main(out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.address", "127.0.0.1"],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 1400, "height": 900})
-            for language, label in (("zh", "繁體中文"), ("en", "English")):
-                _open(page, port)
-                page.get_by_text(label, exact=True).click()
-                page.wait_for_selector(READY, timeout=120_000)
-                time.sleep(1)
-                page.screenshot(path=str(out_dir / f"scriptorium-{language}.png"), full_page=True)
-            browser.close()
-    finally:
-        server.terminate()
+    en = WORDS["en"]
+    with tempfile.TemporaryDirectory() as folder, app_server(archive=Path(folder) / "archive.sqlite") as base:
+        with chromium() as browser:
+            for lang in ("zh", "en"):
+                tab = browser.new_context(viewport=VIEWPORT).new_page()
+                _open(tab, base, "", lang, WORDS[lang]["home"], timeout=300)
+                _save(tab, out_dir / f"parable-{lang}.png")
+                _open(tab, base, "scriptorium", lang, WORDS[lang]["counter"], timeout=300)
+                for _ in range(STEPS):
+                    tab.get_by_role("button", name=WORDS[lang]["step"]).click()
+                    wait_ready(tab, WORDS[lang]["counter"])
+                _save(tab, out_dir / f"scriptorium-{lang}.png")
+            _open(tab, base, "iron_rule", "en", en["iron_rule"])
+            _save(tab, out_dir / "iron_rule-en.png")
+            _open(tab, base, "proof", "en", en["sample"], samples="1000", rule="exact")
+            tab.get_by_role("button", name=en["sample"]).click()
+            tab.get_by_text(en["verdict"]).first.wait_for(timeout=600_000)
+            wait_ready(tab, en["verdict"])
+            _save(tab, out_dir / "proof-en.png", scroll_to=tab.get_by_text(en["verdict"]).first)
+            _open(tab, base, "speed_lab", "en", en["measure"])
+            tab.get_by_role("button", name=en["measure"], exact=True).click()
+            wait_ready(tab, en["measured"], timeout=600)
+            _save(tab, out_dir / "speed_lab-en.png", scroll_to=tab.locator('[data-testid="stMetric"]').first)
+            _open(tab, base, "archive", "en", en["archive"])
+            _save(tab, out_dir / "archive-en.png")
 
 
-def _open(page, port: int) -> None:
-    for _ in range(60):
-        try:
-            page.goto(f"http://127.0.0.1:{port}/", timeout=5000)
-            break
-        except Exception:  # the server is still starting
-            time.sleep(1)
-    page.wait_for_selector(READY, timeout=120_000)
+def _open(tab, base: str, page: str, lang: str, expect: str, timeout: float = 120, **query) -> None:
+    """A fresh session on the page (Chinese, the default), then switched to `lang` with the sidebar's radio."""
+    open_page(tab, base, page, timeout=timeout, **query)
+    if lang != "zh":
+        choose_language(tab, lang, expect)
+    wait_ready(tab, expect, timeout)
+
+
+def _save(tab, path: Path, scroll_to=None) -> None:
+    """One 1400 x 1000 view; a traceback on the page stops the tool rather than going into the README."""
+    if tab.locator(EXCEPTION).count():
+        raise RuntimeError(f"{tab.url} shows an exception: {tab.locator(EXCEPTION).first.inner_text()}")
+    if scroll_to is not None:
+        scroll_to.scroll_into_view_if_needed()
+    tab.mouse.move(VIEWPORT["width"] - 5, VIEWPORT["height"] - 5)  # no tooltip from the last button clicked
+    time.sleep(1.0)  # plotly draws its charts after the script is done
+    tab.screenshot(path=str(path))
+    print(f"{path}  ({tab.url})")
 
 
 if __name__ == "__main__":
