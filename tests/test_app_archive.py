@@ -50,12 +50,12 @@ def test_filter_by_k_then_delete_the_run(store):
     app_run(seed=17, k=5)
     app = open_page("archive", "en", pair="tiny")
     assert list(app.dataframe[0].value["k"]) == [5, 2]
-    app.selectbox(key="archive_k").set_value(2).run()
+    app.selectbox(key="archive_k_en").set_value(2).run()
     assert list(app.dataframe[0].value["k"]) == [2]
     app.button(key="archive_delete").click().run()
     assert not app.exception
     assert [row.k for row in store.list()] == [5]
-    assert app.selectbox(key="archive_k").value is None  # k = 2 is gone from the menu, so the filter is back to all
+    assert app.selectbox(key="archive_k_en").value is None  # k = 2 is gone from the menu, so the filter is back to all
     assert list(app.dataframe[0].value["k"]) == [5]
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from specdec_core.stats import MIN_EXPECTED
 from ui.proof_plots import histogram_figure, top_cells, tv_history_figure
 from ui.proof_runs import Exact, ProofRun, fit
 from ui.texts.proof import TEXT
@@ -34,16 +35,19 @@ def _verdicts(run: ProofRun, exact: Exact, names: dict[str, str]) -> None:
     rows = []
     for who in WHO:
         first, joint = fit(run, who, exact)
+        testable = joint.dof > 0  # with too few samples every joint cell is pooled into one
         rows.append({
             TEXT("table_who"): names[who],
             TEXT("table_p_first"): f"{first.p_value:.3g}",
-            TEXT("table_p_joint"): f"{joint.p_value:.3g}",
-            TEXT("table_tv"): f"{joint.tv:.4f}",
-            TEXT("table_ci"): f"[{joint.tv_ci[0]:.4f}, {joint.tv_ci[1]:.4f}]",
-            TEXT("table_null"): f"{joint.tv_null:.4f}",
+            TEXT("table_p_joint"): f"{joint.p_value:.3g}" if testable else "—",
+            TEXT("table_tv"): f"{joint.tv:.4f}" if testable else "—",
+            TEXT("table_ci"): f"[{joint.tv_ci[0]:.4f}, {joint.tv_ci[1]:.4f}]" if testable else "—",
+            TEXT("table_null"): f"{joint.tv_null:.4f}" if testable else "—",
         })
-        worst = min(first.p_value, joint.p_value)
+        worst = min(first.p_value, joint.p_value) if testable else first.p_value
         passed = worst > 0.001
         (st.success if passed else st.error)(TEXT("verdict_same" if passed else "verdict_drift", who=names[who], p=worst))
     st.dataframe(rows, hide_index=True, width="stretch")
+    if not testable:
+        st.info(TEXT("joint_untestable", n=MIN_EXPECTED / exact.joint.probs.max()))
     st.caption(TEXT("test_note"))

@@ -5,6 +5,7 @@ import streamlit as st
 
 from specdec_core.archive import Archive, ArchiveError, RunFilter, RunRow
 from specdec_core.trace import MAX_TRACE_BYTES, Trace, TraceError, summarize
+from ui.i18n import language
 from ui.archive_store import archive, import_file, replay_in_scriptorium
 from ui.texts.archive import TEXT
 from ui.texts.pages import page_title
@@ -55,6 +56,8 @@ def pick_row(ids: list[int]) -> None:
 
 
 def menu(where, label: str, options: list, format_func, key: str):
+    """A filter; keyed per language, since a switch would leave the old "all" label (or none) showing."""
+    key = f"{key}_{language()}"
     if st.session_state.get(key) not in options:  # its last value was deleted from the archive: back to "all"
         st.session_state[key] = None
     return where.selectbox(label, options, format_func=format_func, key=key)

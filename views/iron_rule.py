@@ -8,6 +8,7 @@ from specdec_core.rules import EXPLANATIONS, RULES
 from specdec_core.sampling import SettingsError
 from ui import iron_rule_data as data
 from ui import iron_rule_plots as plots
+from ui.persist import remembered
 from ui.i18n import language
 from ui.settings import current_choice
 from ui.texts.common import TEXT as COMMON
@@ -72,7 +73,7 @@ st.caption(TEXT("one_position"))
 
 # option names are looked up now, in this run's language (a format_func may be called after the run)
 modes = {mode: TEXT(f"mode_{mode}") for mode in ("toy", "real")}
-mode = st.radio(TEXT("mode"), list(modes), format_func=modes.get, key="iron_mode", horizontal=True)
+mode = st.radio(TEXT("mode"), list(modes), format_func=modes.get, horizontal=True, **remembered("iron_mode", "toy"))
 position = toy_position() if mode == "toy" else real_position()
 
 # 1. p against q at this position: the overlap is alpha, the rest decides the red brush
@@ -125,7 +126,7 @@ if st.session_state.get("iron_draws", 0) > cap:  # a larger vocabulary than the 
     st.session_state["iron_draws"] = cap
 left, right = st.columns(2)
 rule_names = {name: TEXT(f"rule:{name}") for name in RULES}
-rule = left.selectbox(TEXT("rule"), list(rule_names), format_func=rule_names.get, key="iron_rule")
+rule = left.selectbox(TEXT("rule"), list(rule_names), format_func=rule_names.get, **remembered("iron_rule", "exact"))
 n = right.slider(TEXT("draws"), 100, cap, min(10_000, cap), step=100, key="iron_draws")
 left.caption(EXPLANATIONS[rule][language()])
 if cap < data.MAX_DRAWS:

@@ -6,6 +6,7 @@ import streamlit as st
 from specdec_core.pairs import PairError
 from specdec_core.rules import EXPLANATIONS, RULES
 from ui.i18n import language
+from ui.persist import remembered
 from ui.proof_runs import ProofRun, cached_exact, draw_batch, streams
 from ui.proof_view import show_results
 from ui.settings import current_choice
@@ -16,8 +17,9 @@ choice, pair = current_choice()
 st.title(TEXT("title"))
 st.write(TEXT("intro"))
 left, right = st.columns(2)
-total = left.select_slider(TEXT("samples"), [1000, 2000, 5000, 10_000, 20_000], value=10_000, key="samples", bind="query-params")
-rule = right.selectbox(TEXT("rule"), list(RULES), key="rule", bind="query-params")
+sizes = [1000, 2000, 5000, 10_000, 20_000]
+total = left.select_slider(TEXT("samples"), sizes, **remembered("proof_samples", 10_000, "samples", sizes))
+rule = right.selectbox(TEXT("rule"), list(RULES), **remembered("proof_rule", "exact", "rule", list(RULES)))
 (st.success if rule == "exact" else st.warning)(EXPLANATIONS[rule][language()])
 st.caption(TEXT("hint_poor"))
 try:

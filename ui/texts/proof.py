@@ -48,6 +48,11 @@ TEXT = Texts(
             "en": "Test: Cressie–Read power divergence (λ = 2/3, between chi-square and the G-test); cells expected fewer than 5 times are pooled. "
             "A tiny p-value says the samples do not look like draws from p. The TV interval is a bootstrap estimate.",
         },
+        "joint_untestable": {
+            "zh": "樣本太少，前兩字的每一格期望次數都不到 5，聯合分布無法檢定；至少要約 {n:,.0f} 個樣本。上表只檢定第一個字。",
+            "en": "Too few samples: every cell of the first two tokens is expected fewer than 5 times, so the joint cannot be tested; "
+            "it needs about {n:,.0f} samples. The verdicts above test the first token only.",
+        },
         "hint_poor": {
             "zh": "提示：壞規則的偏差隨 1 − α 變大；選較差的抄寫員，偏差更快現形。",
             "en": "Hint: a broken rule's bias grows with 1 − α; a poorer scribe shows it sooner.",
