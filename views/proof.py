@@ -39,6 +39,7 @@ board = st.empty()
 if started:
     runs[key] = run = ProofRun(total)
     speculative, plain = streams(pair, choice.scribe, ids, settings)
+    board.progress(0.0, TEXT("progress", done=0, total=total, seconds=0))  # before the first batch lands
     while run.done < total:
         draw_batch(run, speculative, plain, exact)
         with board.container():
