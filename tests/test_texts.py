@@ -1,0 +1,36 @@
+"""Every word on every page exists in both languages, with the same blanks to fill in."""
+import importlib
+import pkgutil
+import string
+
+import ui.texts
+from ui.i18n import Texts
+
+MODULES = [importlib.import_module(f"ui.texts.{m.name}") for m in pkgutil.iter_modules(ui.texts.__path__)]
+ENTRIES = [
+    (module.__name__, key, entry)
+    for module in MODULES
+    for value in vars(module).values()
+    if isinstance(value, Texts)
+    for key, entry in value.table.items()
+]
+
+
+def blanks(text: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(text) if field}
+
+
+def test_every_page_has_its_words():
+    assert {m.__name__.rsplit(".", 1)[1] for m in MODULES} >= {"common", "parable", "scriptorium", "iron_rule", "proof", "speed_lab", "archive"}
+    assert len(ENTRIES) > 200
+
+
+def test_both_languages_with_the_same_blanks():
+    wrong = [
+        f"{module}:{key}"
+        for module, key, entry in ENTRIES
+        if set(entry) != {"zh", "en"}
+        or not (entry["zh"].strip() and entry["en"].strip())
+        or blanks(entry["zh"]) != blanks(entry["en"])
+    ]
+    assert not wrong, wrong
