@@ -48,3 +48,11 @@ def test_cache_bars_drop_exactly_what_the_rollback_drops(trace):
     figure = cache_figure(r, LABELS)
     dropped = dict(zip(figure.data[1].y, figure.data[1].x))
     assert dropped["master · after"] == r.target_cache[1] - r.target_cache[2] == len(r.drafted) - r.n_accepted
+
+
+def test_a_long_prompt_shows_its_end(trace):
+    from dataclasses import replace
+
+    long = replace(trace, prompt_text="序" * 100 + "春山")
+    html = sheet_html(long, moments(long)[0])
+    assert html.count('class="cell prompt') == 31 and "…" in html

@@ -12,6 +12,7 @@ from specdec_core.trace import Round, Trace
 from ui.look import INK, LIGHT_INK, PAPER, VERMILION
 from ui.moments import Moment
 
+PROMPT_SHOWN = 30  # characters of the prompt drawn before the run
 SPECIAL = re.compile(r"^<[^<>\s]{1,24}>$")  # </s>, <|im_end|>: control tokens, not writing
 
 STYLE = f"""
@@ -38,7 +39,10 @@ STYLE = f"""
 
 
 def sheet_html(trace: Trace, moment: Moment, show_struck: bool = True) -> str:
-    cells = [_cell(ch, "prompt") for ch in trace.prompt_text]
+    prompt = trace.prompt_text  # a chat template makes it long: the last characters give the context
+    if len(prompt) > PROMPT_SHOWN:
+        prompt = "…" + prompt[-PROMPT_SHOWN:]
+    cells = [_cell(ch, "prompt") for ch in prompt]
     written = 0
     for i, r in enumerate(trace.rounds[: moment.round + 1]):
         now = i == moment.round
