@@ -77,3 +77,17 @@ def test_a_setting_changed_by_hand_reaches_the_run_and_the_url():
     assert not app.exception
     assert app.session_state["choice"].settings.k == 5
     assert app.query_params["k"] in ("5", ["5"])
+
+
+def test_another_pair_from_two_local_folders(tmp_path, tiny):
+    """The app's picker takes TARGET,DRAFT like the command line; a missing folder is named."""
+    target, draft = tmp_path / "target", tmp_path / "draft"
+    for folder, model in ((target, tiny.target), (draft, tiny.scribe("lm").model)):
+        model.save_pretrained(folder)
+        tiny.tokenizer.save_pretrained(folder)
+    app = open_page("parable", "en", other=f"{target},{draft}")
+    assert not app.exception
+    assert app.session_state["choice"].pair == f"{target},{draft}"
+    missing = open_page("parable", "en", other=f"{target},{tmp_path / 'nowhere'}")
+    assert not missing.exception
+    assert "nowhere" in missing.sidebar.error[0].value

@@ -48,6 +48,7 @@ KNOBS = {
     "language": Knob(str, "zh"),
     "large": Knob(_flag, False),
     "pair": Knob(str),
+    "other": Knob(str, ""),
     "device": Knob(str),
     "max_new": Knob(int, 48, 8, 128),
     "scribe": Knob(str),
@@ -83,6 +84,10 @@ def shared_sidebar() -> RunChoice | None:
     with bar.expander(TEXT("advanced")):
         device = st.selectbox(TEXT("device"), _keep_choice("device", device_names()), **_widget("device"))
         max_new = st.slider(TEXT("max_new"), 8, 128, **_widget("max_new"))
+        other = st.text_input(TEXT("other_pair"), placeholder="TARGET,DRAFT", help=TEXT("other_pair_help"), **_widget("other"))
+    if other.strip():  # two models of the teacher's own, instead of a shipped pair
+        pair_name = other.strip()
+        bar.caption(TEXT("using_other", pair=pair_name))
     pair = _load(pair_name, device)
     choice = _run_widgets(bar, pair, pair_name, device, max_new) if pair else None
     st.session_state["choice"] = choice

@@ -9,6 +9,15 @@ TEXT = Texts(
         "pair": {"zh": "模型組", "en": "Model pair"},
         "device": {"zh": "運算裝置", "en": "Device"},
         "advanced": {"zh": "進階", "en": "Advanced"},
+        "other_pair": {"zh": "其他模型組：目標,草稿", "en": "Another pair: TARGET,DRAFT"},
+        "other_pair_help": {
+            "zh": "兩個共用同一詞彙表的模型，以逗號分開：本機資料夾或 Hugging Face Hub 名稱（例如 HuggingFaceTB/SmolLM2-360M,HuggingFaceTB/SmolLM2-135M）。"
+            "只讀 safetensors，不執行模型附帶的程式。沒有網路時，Hub 名稱會在幾秒內得到說明。留空則用上面選的模型組。",
+            "en": "Two models sharing one vocabulary, separated by a comma: local folders or Hugging Face hub ids (for example "
+            "HuggingFaceTB/SmolLM2-360M,HuggingFaceTB/SmolLM2-135M). Safetensors only, no remote code. Without network a hub id "
+            "is refused with an explanation within seconds. Leave empty to use the pair chosen above.",
+        },
+        "using_other": {"zh": "使用其他模型組：{pair}", "en": "Using another pair: {pair}"},
         "scribe": {"zh": "抄寫員阿速（草稿品質）", "en": "Scribe A-Su (draft quality)"},
         "scribe_help": {
             "zh": "由左到右，抄寫員的筆跡越來越像墨卿（依實測接受率 α 排列）。",
