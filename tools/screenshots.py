@@ -39,7 +39,7 @@ def main(out_dir: Path) -> None:
                 _save(tab, out_dir / f"scriptorium-{lang}.png")
             _open(tab, base, "iron_rule", "en", en["iron_rule"])
             _save(tab, out_dir / "iron_rule-en.png")
-            _open(tab, base, "proof", "en", en["sample"], samples="1000", rule="exact")
+            _open(tab, base, "proof", "en", en["sample"], samples="10000", rule="exact")
             tab.get_by_role("button", name=en["sample"]).click()
             tab.get_by_text(en["verdict"]).first.wait_for(timeout=600_000)
             wait_ready(tab, en["verdict"])
