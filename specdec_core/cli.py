@@ -9,7 +9,7 @@ from dataclasses import replace
 from transformers.utils import logging as hf_logging
 
 from .engine import DecodeSettings, plain_generate, speculative_generate
-from .pairs import PAIR_LOADERS, PairError, load_pair
+from .pairs import PAIR_LOADERS, PairError, available_pairs, load_pair
 from .rules import RULES
 from .sampling import SamplingConfig, SettingsError
 from .trace import Trace, segments, summarize
@@ -54,7 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--vs-hf", action="store_true", help="also time transformers' assisted generation")
     bench.add_argument("--sweep-k", default=None, help="comma-separated k values: bench each, report the best")
     bench.set_defaults(command=_bench)
-    pairs = commands.add_parser("pairs", help="list the registered pairs and their scribes")
+    pairs = commands.add_parser("pairs", help="list the registered pairs and which are available here")
     pairs.set_defaults(command=_pairs)
     return parser
 
@@ -138,6 +138,9 @@ def _bench(args) -> int:
 
 
 def _pairs(args) -> int:
+    """Registered pairs, saying which ones this machine lacks the files or package for."""
+    present = available_pairs()
     for name in PAIR_LOADERS:
-        print(name)
+        print(name if name in present else f"{name} (not available here: its files or package are missing)")
+    print("or any two models: --pair TARGET,DRAFT (local folders or hub ids)")
     return 0

@@ -54,3 +54,9 @@ def test_bench_json_keys(capsys):
 def test_bad_input_exits_2_with_a_sentence(capsys, argv, message):
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_pairs_lists_what_is_available(capsys):
+    assert main(["pairs"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "tiny" in lines and lines[-1].startswith("or any two models")
