@@ -72,6 +72,27 @@ def _report(pair, scribe_name, settings, results) -> dict:
         "tokens_per_target_forward": sum(len(t.tokens) for t in spec) / sum(t.target_forwards for t in spec),
         "overhead_fraction": sum(r.other_s for t in spec for r in t.rounds) / loop,
         "plain_forward_ms": plain_forward * 1000,
+        "time_split": {"speculative": time_split(spec), "plain": time_split(plain)},
+    }
+
+
+def time_split(traces: list[Trace]) -> dict[str, float]:
+    """Milliseconds per written token: scribe drafts, master passes, and everything else.
+
+    "Everything else" is the wall time left after both models' forwards: acceptance bookkeeping,
+    prefill and the loop around the rounds, which the theory does not count.
+    """
+    tokens = sum(len(t.tokens) for t in traces)
+    # Plain decoding's rounds time an empty draft step too; that is loop overhead, not drafting.
+    draft = sum(r.draft_s for t in traces if t.mode == "speculative" for r in t.rounds)
+    target = sum(r.target_s for t in traces for r in t.rounds)
+    wall = sum(t.wall_s for t in traces)
+    per_token = 1000.0 / max(tokens, 1)
+    return {
+        "draft": draft * per_token,
+        "verify": target * per_token,
+        "other": max(wall - draft - target, 0.0) * per_token,
+        "tokens": tokens,
     }
 
 

@@ -4,6 +4,7 @@ from string import Formatter
 
 import pytest
 
+from specdec_core.bench import time_split
 from specdec_core.engine import DecodeSettings, plain_generate, speculative_generate
 from specdec_core.theory import best_k, expected_tokens_per_round, speedup
 from ui.speed_lab_plots import (
@@ -15,7 +16,6 @@ from ui.speed_lab_plots import (
     sweep_heatmap,
     theory_best,
     theory_curve,
-    time_split,
     verdict,
 )
 from ui.texts.speed_lab import TEXT

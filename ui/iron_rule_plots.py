@@ -9,7 +9,7 @@ from typing import Sequence
 
 import plotly.graph_objects as go
 
-from ui.look import INK, LIGHT_INK, PAPER, VERMILION
+from ui.look import INK, LIGHT_INK, VERMILION, on_paper
 
 OVERLAP = "rgba(178, 34, 34, 0.30)"  # min(p, q): where the scribe's hand and the master's agree
 PALE_RED = "rgba(178, 34, 34, 0.45)"
@@ -32,7 +32,7 @@ def overlap_figure(labels: Sequence[str], p: Numbers, q: Numbers, names: dict[st
         figure.add_bar(x=labels, y=[v - o for v, o in zip(values, overlap)], base=overlap, offsetgroup=who,
                        marker_color=colour, name=names[who], customdata=list(values), hovertemplate="%{customdata:.3f}")
     figure.update_layout(barmode="group", yaxis_title=names["axis"], yaxis_rangemode="tozero")
-    return _paper(figure)
+    return on_paper(figure)
 
 
 def residual_figure(labels: Sequence[str], excess: Numbers, r: Numbers, names: dict[str, str]) -> go.Figure:
@@ -44,7 +44,7 @@ def residual_figure(labels: Sequence[str], excess: Numbers, r: Numbers, names: d
     figure.add_bar(x=labels, y=list(excess), name=names["excess"], marker_color=PALE_RED, hovertemplate="%{y:.3f}")
     figure.add_bar(x=labels, y=list(r), name=names["r"], marker_color=VERMILION, hovertemplate="%{y:.3f}")
     figure.update_layout(barmode="group", yaxis_title=names["axis"], yaxis_rangemode="tozero")
-    return _paper(figure)
+    return on_paper(figure)
 
 
 def paths_figure(labels: Sequence[str], sealed: Numbers, corrected: Numbers, p: Numbers,
@@ -60,7 +60,7 @@ def paths_figure(labels: Sequence[str], sealed: Numbers, corrected: Numbers, p: 
     figure.add_scatter(x=labels, y=list(p), name=names["p"], mode="markers", hovertemplate="%{y:.3f}",
                        marker=dict(color=INK, size=16, symbol="line-ew", line=dict(width=4, color=INK)))
     figure.update_layout(barmode="stack", yaxis_title=names["axis"], yaxis_rangemode="tozero")
-    return _paper(figure)
+    return on_paper(figure)
 
 
 def convergence_figure(ns: Sequence[int], tv_rule: Numbers, tv_alone: Numbers, names: dict[str, str]) -> go.Figure:
@@ -74,7 +74,7 @@ def convergence_figure(ns: Sequence[int], tv_rule: Numbers, tv_alone: Numbers, n
     figure.add_scatter(x=list(ns), y=list(tv_rule), name=names["rule"], mode="lines+markers",
                        line=dict(color=VERMILION, width=3), marker=dict(size=5))
     figure.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title=names["x"], yaxis_title=names["y"])
-    return _paper(figure)
+    return on_paper(figure)
 
 
 def histogram_figure(labels: Sequence[str], written: Numbers, p: Numbers, q: Numbers,
@@ -88,10 +88,5 @@ def histogram_figure(labels: Sequence[str], written: Numbers, p: Numbers, q: Num
     figure.add_bar(x=labels, y=list(p), name=names["p"], marker_color=INK, hovertemplate="%{y:.4f}")
     figure.add_bar(x=labels, y=list(q), name=names["q"], marker_color=LIGHT_INK, hovertemplate="%{y:.4f}")
     figure.update_layout(barmode="group", yaxis_title=names["axis"], yaxis_rangemode="tozero")
-    return _paper(figure)
+    return on_paper(figure)
 
-
-def _paper(figure: go.Figure) -> go.Figure:
-    figure.update_layout(paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor=PAPER, margin=dict(l=10, r=10, t=30, b=10),
-                         legend=dict(orientation="h", y=1.15), font=dict(family="Noto Serif CJK TC, serif", color=INK))
-    return figure

@@ -20,5 +20,5 @@ def apply_look(large: bool) -> None:
 def on_paper(figure):
     """A plotly figure in the house look: paper background, serif CJK type, legend on top."""
     figure.update_layout(paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor=PAPER, margin=dict(l=10, r=10, t=30, b=10),
-                         legend=dict(orientation="h", y=1.15), font=dict(family="Noto Serif CJK TC, serif"))
+                         legend=dict(orientation="h", y=1.15), font=dict(family="Noto Serif CJK TC, serif", color=INK))
     return figure

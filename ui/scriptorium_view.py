@@ -5,6 +5,7 @@ Stepping reruns only this fragment, so a class clicking through a run never wait
 from __future__ import annotations
 
 import hashlib
+import json
 
 import streamlit as st
 
@@ -24,7 +25,9 @@ def show_run(trace: Trace) -> None:
 
 
 def _reset_if_new(trace: Trace) -> None:
-    identity = hashlib.sha1(trace.to_json().encode()).hexdigest()
+    """A different run starts from its first moment; the same run (timings aside) keeps its place."""
+    what = json.dumps([trace.pair, trace.scribe, trace.settings, trace.prompt_tokens, trace.tokens])
+    identity = hashlib.sha1(what.encode()).hexdigest()
     if st.session_state.get("moment_of") != identity:
         st.session_state.update(moment_of=identity, moment=1, playing=False)
 

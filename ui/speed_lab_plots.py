@@ -8,8 +8,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from specdec_core.theory import best_k, expected_tokens_per_round, speedup
-from specdec_core.trace import Trace
-from ui.look import INK, LIGHT_INK, PAPER, VERMILION
+from ui.look import INK, LIGHT_INK, PAPER, VERMILION, on_paper
 
 K_MAX = 12  # the sidebar's k slider goes to 12
 SEALED_GREEN = "#1f6f43"  # the sealed-character colour of ui/render.py: faster than the master alone
@@ -67,26 +66,6 @@ def speedup_figure(result: dict, earlier: dict[int, float], labels: dict[str, st
     fig.update_xaxes(title=labels["k"], dtick=1, range=[0.5, K_MAX + 0.5])
     fig.update_yaxes(title=labels["speedup"], rangemode="tozero")
     return _paper_look(fig, labels["title"])
-
-
-def time_split(traces: list[Trace]) -> dict[str, float]:
-    """Milliseconds per written token: scribe drafts, master passes, and everything else.
-
-    "Everything else" is the wall time left after both models' forwards: acceptance bookkeeping,
-    prefill and the loop around the rounds, which the theory does not count.
-    """
-    tokens = sum(len(t.tokens) for t in traces)
-    # Plain decoding's rounds time an empty draft step too; that is loop overhead, not drafting.
-    draft = sum(r.draft_s for t in traces if t.mode == "speculative" for r in t.rounds)
-    target = sum(r.target_s for t in traces for r in t.rounds)
-    wall = sum(t.wall_s for t in traces)
-    per_token = 1000.0 / max(tokens, 1)
-    return {
-        "draft": draft * per_token,
-        "verify": target * per_token,
-        "other": max(wall - draft - target, 0.0) * per_token,
-        "tokens": tokens,
-    }
 
 
 def breakdown_figure(split: dict[str, dict[str, float]], labels: dict[str, str]) -> go.Figure:
@@ -184,8 +163,9 @@ def verdict(result: dict) -> tuple[bool, dict[str, float], list[str]]:
 
 
 def _paper_look(fig: go.Figure, title: str) -> go.Figure:
-    fig.update_layout(
-        title=title, paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor=PAPER, font=dict(color=INK, size=15),
-        legend=dict(orientation="h", yanchor="top", y=-0.2), margin=dict(t=60, b=40, l=60, r=20), height=420,
+    """The house look, titled, with the legend below (the speed lab's charts carry their own titles)."""
+    on_paper(fig).update_layout(
+        title=title, font=dict(color=INK, size=15), legend=dict(orientation="h", yanchor="top", y=-0.2),
+        margin=dict(t=60, b=40, l=60, r=20), height=420,
     )
     return fig

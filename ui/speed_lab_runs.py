@@ -6,10 +6,9 @@ from dataclasses import replace
 import streamlit as st
 
 from specdec_core.bench import run_bench
-from specdec_core.engine import DecodeSettings, plain_generate, speculative_generate
+from specdec_core.engine import DecodeSettings
 from specdec_core.sampling import SamplingConfig
 from ui.loading import cached_pair
-from ui.speed_lab_plots import time_split
 
 # Sized so one measurement takes a few seconds on two busy CPU cores with the poetry pair, and the
 # 15-cell sweep well under a minute. One repeat: the bench interleaves the methods, which is what
@@ -25,22 +24,6 @@ def cached_bench(pair_name: str, device: str, scribe: str, settings: DecodeSetti
     """run_bench's report: speculative and plain decoding interleaved on the same prompts."""
     pair = cached_pair(pair_name, device)
     return run_bench(pair, scribe, settings, list(prompts), repeats=REPEATS)
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def cached_time_split(pair_name: str, device: str, scribe: str, settings: DecodeSettings, prompts: tuple[str, ...]) -> dict:
-    """Milliseconds per token of draft, verify and the rest, for one speculative and one plain run per prompt.
-
-    run_bench reports ratios, not the traces' time split, so the split comes from one more run of
-    each method on the same prompts and settings (every token written, as in the bench).
-    """
-    pair = cached_pair(pair_name, device)
-    settings = replace(settings, stop_at_eos=False)
-    writer, scribe_model = pair.writer(), pair.scribe(scribe)
-    encoded = [pair.encode_prompt(text, settings.max_new_tokens) for text in prompts]
-    speculative = [speculative_generate(writer, scribe_model, ids, settings) for ids in encoded]
-    plain = [plain_generate(writer, ids, settings) for ids in encoded]
-    return {"speculative": time_split(speculative), "plain": time_split(plain)}
 
 
 def measure_settings(settings: DecodeSettings) -> DecodeSettings:

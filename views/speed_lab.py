@@ -10,7 +10,6 @@ from ui.speed_lab_runs import (
     REPEATS,
     SWEEP_PROMPTS,
     cached_bench,
-    cached_time_split,
     measure_settings,
     sweep_cells,
 )
@@ -34,8 +33,6 @@ def show_measurement(prompts: tuple[str, ...]) -> None:
     try:
         with st.spinner(TEXT("measuring", n=len(prompts), tokens=settings.max_new_tokens)):
             result = cached_bench(*run)
-        with st.spinner(TEXT("splitting")):
-            split = cached_time_split(*run)
     except RUN_ERRORS as error:
         st.error(COMMON("cannot_run", error=error))
         return
@@ -53,7 +50,7 @@ def show_measurement(prompts: tuple[str, ...]) -> None:
         st.plotly_chart(speedup_figure(result, earlier, curve_labels(best)), key="speed_curve")
         st.caption(TEXT("curve_caption", k=settings.k, best=best, best_speedup=best_speedup))
     with right:
-        st.plotly_chart(breakdown_figure(split, split_labels()), key="time_split")
+        st.plotly_chart(breakdown_figure(result["time_split"], split_labels()), key="time_split")
         st.caption(TEXT("split_caption", tokens=settings.max_new_tokens))
     show_verdict(result)
 

@@ -39,7 +39,6 @@ TEXT = Texts(
             "zh": "正在實測：{n} 個範例開頭，每個 {tokens} 字，墨卿獨寫與阿速協寫交錯進行…",
             "en": "Measuring: {n} example prompts, {tokens} characters each, master alone and scribe-with-master interleaved…",
         },
-        "splitting": {"zh": "正在記錄每一輪的時間（草稿、驗證、其他）…", "en": "Timing each round (draft, verify, the rest)…"},
         "measured_on": {
             "zh": "量自這組模型的 {n} 個範例開頭（不是側欄的開頭，好讓每位抄寫員面對同樣的文字），每個 {tokens} 字、"
             "跑 {repeats} 回；裝置 {device}，抄寫員「{scribe}」，k = {k}，溫度 {temperature:g}，手抖 {noise:g}，種子 {seed}。",
