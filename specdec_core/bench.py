@@ -22,7 +22,7 @@ def run_bench(pair: ModelPair, scribe_name: str | None, settings: DecodeSettings
     settings = replace(settings, stop_at_eos=False)  # every method writes exactly max_new_tokens
     writer, scribe = pair.writer(), pair.scribe(scribe_name)
     encoded = [pair.encode_prompt(text, settings.max_new_tokens) for text in prompts]
-    hf_draft = scribe.model if (vs_hf and isinstance(scribe, LMScribe)) else None
+    hf_draft = scribe.hf_assistant() if (vs_hf and isinstance(scribe, LMScribe)) else None
     methods = {
         "speculative": lambda ids, seed: speculative_generate(writer, scribe, ids, replace(settings, seed=seed)),
         "plain": lambda ids, seed: plain_generate(writer, ids, replace(settings, seed=seed)),

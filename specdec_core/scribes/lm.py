@@ -30,6 +30,10 @@ class LMScribe:
     def rollback(self, n_keep: int) -> None:
         self.lm.rollback(n_keep)
 
+    def hf_assistant(self) -> PreTrainedModel | None:
+        """The model transformers' assisted generation can take as its draft (the bench compares)."""
+        return self.model
+
     def batch_next_logits(self, sequences: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         logits = last_logits(self.model, sequences)[:, -1, : self.vocab_size]
         return logits, torch.ones(len(sequences), dtype=torch.bool, device=logits.device)

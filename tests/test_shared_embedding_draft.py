@@ -1,0 +1,97 @@
+"""The shared-embedding draft (the smollm2 pair's distilled scribe), on a tiny random Llama master.
+
+It must save without the master's embedding, load back onto the very same embedding module, refuse
+files made for another master, and keep speculative sampling exact though its head covers only part
+of the vocabulary (q is zero elsewhere).
+"""
+import pytest
+import torch
+from safetensors.torch import load_file, save_file
+from transformers import LlamaConfig, LlamaForCausalLM
+
+from specdec_core.engine import DecodeSettings, speculative_generate
+from specdec_core.pairs import ModelPair
+from specdec_core.proof import run_proof
+from specdec_core.sampling import SamplingConfig
+from specdec_core.scribes import SubsetLMScribe
+from specdec_core.shared_embedding_draft import WEIGHTS, draft_from_master, load_draft, save_draft
+
+SETTINGS = DecodeSettings(k=3, sampling=SamplingConfig(temperature=0.8), seed=1)
+
+
+def llama_master(vocab_size: int, hidden: int = 32) -> LlamaForCausalLM:
+    config = LlamaConfig(vocab_size=vocab_size, hidden_size=hidden, intermediate_size=64, num_hidden_layers=2,
+                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=128,
+                         tie_word_embeddings=True, initializer_range=0.3, bos_token_id=1, eos_token_id=2, pad_token_id=0)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(3)
+        return LlamaForCausalLM(config).eval()
+
+
+def llama_pair(master, tiny) -> ModelPair:
+    return ModelPair("llama-tiny", master, tiny.tokenizer, {}, "")
+
+
+@pytest.fixture(scope="module")
+def master(tiny):
+    return llama_master(tiny.vocab_size)
+
+
+@pytest.fixture(scope="module")
+def vocab_ids(tiny):
+    return torch.arange(3, tiny.vocab_size, 2)     # every other ordinary token: half the vocabulary
+
+
+@pytest.fixture(scope="module")
+def saved(master, vocab_ids, tmp_path_factory):
+    directory = tmp_path_factory.mktemp("draft")
+    save_draft(draft_from_master(master, [1], vocab_ids), vocab_ids, directory, dtype=torch.float32)
+    return directory
+
+
+def test_the_draft_is_saved_without_the_masters_embedding(saved, vocab_ids):
+    tensors = load_file(str(saved / WEIGHTS))
+    assert "model.embed_tokens.weight" not in tensors
+    assert torch.equal(tensors["vocab_ids"].long(), vocab_ids)
+    assert tensors["lm_head.weight"].shape == (len(vocab_ids), 32)
+
+
+def test_it_loads_back_onto_the_masters_own_embedding(master, saved, vocab_ids, tiny_prompt):
+    first = draft_from_master(master, [1], vocab_ids).eval()
+    loaded, ids = load_draft(master, saved)
+    assert loaded.model.embed_tokens is master.get_input_embeddings()
+    assert torch.equal(ids, vocab_ids)
+    sequence = torch.tensor([tiny_prompt])
+    torch.testing.assert_close(loaded(input_ids=sequence).logits, first(input_ids=sequence).logits)
+
+
+def test_a_draft_for_another_master_is_refused(saved, tiny):
+    with pytest.raises(ValueError, match="hidden size 32"):
+        load_draft(llama_master(tiny.vocab_size, hidden=48), saved)
+
+
+def test_a_file_with_stray_weights_is_refused(master, saved, tmp_path):
+    tensors = load_file(str(saved / WEIGHTS))
+    tensors["extra.weight"] = torch.zeros(2)
+    (tmp_path / "config.json").write_text((saved / "config.json").read_text())
+    save_file(tensors, str(tmp_path / WEIGHTS))
+    with pytest.raises(ValueError, match="extra.weight"):
+        load_draft(master, tmp_path)
+
+
+def test_q_is_zero_outside_the_head_and_drafts_stay_inside(master, saved, vocab_ids, tiny, tiny_prompt):
+    scribe = SubsetLMScribe("distilled", *load_draft(master, saved), tiny.vocab_size)
+    scribe.start()
+    logits = scribe.next_logits(tiny_prompt)
+    outside = torch.ones(tiny.vocab_size, dtype=torch.bool)
+    outside[vocab_ids] = False
+    assert torch.isinf(logits[outside]).all() and torch.isfinite(logits[vocab_ids]).all()
+    trace = speculative_generate(llama_pair(master, tiny).writer(), scribe, tiny_prompt, SETTINGS)
+    drafted = [step.token for r in trace.rounds for step in r.drafted]
+    assert drafted and set(drafted) <= set(vocab_ids.tolist())
+
+
+def test_speculative_sampling_with_a_part_vocabulary_draft_is_exact(master, saved, tiny, tiny_prompt):
+    scribe = SubsetLMScribe("distilled", *load_draft(master, saved), tiny.vocab_size)
+    report = run_proof(master, scribe, tiny_prompt, 20_000, 2, SETTINGS, batch_size=4000)
+    assert report.fit.p_value > 0.001 and report.fit.tv_ci[0] < 0.01
