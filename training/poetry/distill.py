@@ -11,6 +11,7 @@ Checkpoint selection: highest mean alpha = sum min(p, q) on validation text at T
 """
 from __future__ import annotations
 
+import hashlib
 import time
 
 import torch
@@ -19,7 +20,7 @@ import torch.nn.functional as F
 from training.poetry import data
 from training.poetry.evaluate import alpha, logits_on, master_samples
 from training.poetry.models import MODELS, TRAINING, build_model
-from training.poetry.paths import CKPT, LOGS, SEED
+from training.poetry.paths import ASSETS, CKPT, LOGS, SEED
 from training.poetry.util import get_logger, load_exported
 
 TOPK = 64
@@ -39,9 +40,18 @@ def teacher_topk(master, windows: torch.Tensor, batch: int = 32):
     return torch.cat(probs), torch.cat(ids), torch.cat(tails)
 
 
+def master_fingerprint() -> str:
+    """sha256 of the exported master's weights: targets and checkpoints belong to one teacher."""
+    return hashlib.sha256((ASSETS / "master" / "model.safetensors").read_bytes()).hexdigest()
+
+
 def build_targets(block: int, seed: int, log) -> dict:
+    teacher = master_fingerprint()
     if TARGETS.exists():
-        return torch.load(TARGETS)
+        targets = torch.load(TARGETS)
+        if targets.get("master_sha256") == teacher:
+            return targets
+        log.info("the master changed since the cached targets: rebuilding them")
     master = load_exported("master")
     train = data.stream("train")
     n = len(train) // block
@@ -52,7 +62,7 @@ def build_targets(block: int, seed: int, log) -> dict:
     windows = torch.cat([text_windows, *[torch.stack(s) for s in sampled]])
     log.info("teacher targets on %d text + %d sampled windows of %d", n, N_SAMPLES, block)
     probs, ids, tails = teacher_topk(master, windows)
-    targets = {"windows": windows, "probs": probs, "ids": ids, "tails": tails}
+    targets = {"windows": windows, "probs": probs, "ids": ids, "tails": tails, "master_sha256": teacher}
     torch.save(targets, TARGETS.with_suffix(".tmp"))
     TARGETS.with_suffix(".tmp").replace(TARGETS)                         # atomic for parallel runs
     return targets
@@ -92,9 +102,12 @@ def train_distilled(name: str, seed: int = SEED) -> dict:
     start, best, history = 0, -1.0, []
     if ck_path.exists():
         ck = torch.load(ck_path, weights_only=False)
-        model.load_state_dict(ck["model"]), opt.load_state_dict(ck["opt"])
-        start, best, history = ck["step"], ck["best"], ck["history"]
-        log.info("resumed at step %d (best alpha %.4f)", start, best)
+        if ck.get("master_sha256") == tg["master_sha256"]:
+            model.load_state_dict(ck["model"]), opt.load_state_dict(ck["opt"])
+            start, best, history = ck["step"], ck["best"], ck["history"]
+            log.info("resumed at step %d (best alpha %.4f)", start, best)
+        else:
+            log.info("checkpoint distilled from another master: starting afresh")
     log.info("distil %s from %s: %.2fM params, %d windows, %s", name, spec.distill_from,
              sum(p.numel() for p in model.parameters()) / 1e6, len(tg["windows"]), spec)
     t0 = last_ck = time.time()
@@ -122,7 +135,7 @@ def train_distilled(name: str, seed: int = SEED) -> dict:
                      done, spec.steps, loss.item(), a, best, rate, (spec.steps - done) / rate / 60)
         if time.time() - last_ck > 180 or done == spec.steps:
             save_ckpt(ck_path, model=model.state_dict(), opt=opt.state_dict(), step=done,
-                      best=best, history=history)
+                      best=best, history=history, master_sha256=tg["master_sha256"])
             last_ck = time.time()
     model.load_state_dict(torch.load(best_path))
     return export(name, model, val_ids, history, log)

@@ -4,6 +4,8 @@
 * alpha: mean over positions of sum_x min(p(x), q(x)), p = master, q = scribe, both softmax(logits/T),
   on (a) validation text and (b) text the master samples itself (what a decode actually visits),
   for every rung of the ladder: the transformer scribes and the count scribes in ngram/.
+* form: of the lines each transformer writes after a validation verse's first line, the share as long
+  as that line (five or seven characters; training/poetry/form.py).
 * ms/token: single-token forward with a DynamicCache, batch 1, float32, 1 thread (batch-1 decode
   is per-op overhead bound; 2 threads only add contention on a busy 2-core box), all models
   measured side by side in one run (interleaved, median).
@@ -19,9 +21,10 @@ import torch
 import torch.nn.functional as F
 
 from specdec_core.scribes.ngram import NgramModel
-from training.poetry import data
+from training.poetry import data, form
 from training.poetry.models import describe
 from training.poetry.paths import ASSETS, SEED
+from training.poetry.tokenizer import read_entries
 from training.poetry.util import load_exported, val_loss
 
 MASTER = "master"
@@ -160,6 +163,18 @@ def samples(master, tok, temperature: float = 0.8, length: int = 64, seed: int =
     return out
 
 
+def form_table(models: dict, tok, seed: int) -> dict:
+    """form.score of every transformer model at each temperature, after validation verse's first lines."""
+    heads = form.prompts(read_entries("val"))
+    table = {}
+    for name, model in models.items():
+        table[name] = {}
+        for t in TEMPERATURES:
+            texts = form.continuations(model, tok, heads, t, seed)
+            table[name][f"T={t}"] = {**form.score(heads, texts), "examples": dict(zip(heads[:3], texts[:3]))}
+    return table
+
+
 def dir_mb(name: str) -> float:
     return sum(f.stat().st_size for f in (ASSETS / name).iterdir()) / 2 ** 20
 
@@ -223,9 +238,9 @@ def evaluate_all(seed: int = SEED) -> dict:
         c = metrics["models"][n]["c_vs_master"]
         metrics["models"][n]["expected_speedup_theory"] = {
             f"k={k}": expected_speedup(a, c, k) for k in (2, 4, 6, 8)}
-    metrics["bench_speedup"] = "TODO: filled by specdec_core bench"
     tok = AutoTokenizer.from_pretrained(ASSETS / MASTER)
     metrics["master_samples_T0.8"] = samples(master, tok)
+    metrics["form"] = form_table(models, tok, seed)
     metrics["total_size_mb"] = assets_mb()
     text = json.dumps(metrics, ensure_ascii=False, indent=2)
     (ASSETS / "metrics.json").write_text(text + "\n", encoding="utf-8")

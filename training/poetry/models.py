@@ -32,11 +32,13 @@ class TrainSpec:
     init_from: str | None = None      # start from this stage's best checkpoint (a later phase)
     export_as: str | None = None      # directory name under assets/ (default: the stage name)
     stop_after: int | None = None     # end early on the ``steps``-long schedule (time budget)
+    verse_share: float = 0.0          # share of each batch's windows opening at a verse entry
 
 
 MODELS = {
     "master": ModelSpec(n_layer=8, n_embd=256, n_head=8, dropout=0.2),
     "master_phase2": ModelSpec(n_layer=8, n_embd=256, n_head=8, dropout=0.1),
+    "master_phase3": ModelSpec(n_layer=8, n_embd=256, n_head=8, dropout=0.1),
     "tiny": ModelSpec(n_layer=1, n_embd=128, n_head=4, dropout=0.1),
     "distilled": ModelSpec(n_layer=1, n_embd=128, n_head=4, dropout=0.0),
 }
@@ -48,6 +50,11 @@ TRAINING = {
     "master_phase2": TrainSpec(steps=600, batch_size=4, block_size=256, lr=6e-4, warmup=20,
                                weight_decay=0.1, eval_every=100, threads=2,
                                init_from="master", export_as="master", stop_after=400),
+    # Phase 3: half of every batch opens at a regular-verse entry, so the master learns the form
+    # (five or seven characters, then the comma or full stop) that uniform windows rarely show it.
+    "master_phase3": TrainSpec(steps=1400, batch_size=16, block_size=128, lr=5e-4, warmup=20,
+                               weight_decay=0.1, eval_every=100, threads=1, init_from="master_phase2",
+                               export_as="master", verse_share=0.5),
     "tiny": TrainSpec(steps=600, batch_size=32, block_size=128, lr=2e-3, warmup=100,
                       weight_decay=0.1, eval_every=50, threads=1),
     "distilled": TrainSpec(steps=800, batch_size=32, block_size=128, lr=2e-3, warmup=50,
@@ -60,7 +67,8 @@ def gpt2_config(spec: ModelSpec, vocab_size: int):
     return GPT2Config(vocab_size=vocab_size, n_positions=spec.n_positions, n_embd=spec.n_embd,
                       n_layer=spec.n_layer, n_head=spec.n_head, resid_pdrop=spec.dropout,
                       embd_pdrop=spec.dropout, attn_pdrop=spec.dropout, bos_token_id=1,
-                      eos_token_id=2, pad_token_id=0, tie_word_embeddings=True)
+                      eos_token_id=2, pad_token_id=0, tie_word_embeddings=True,
+                      activation_function="gelu_pytorch_tanh")  # gelu_new's formula, in one kernel
 
 
 def build_model(name: str, vocab_size: int, seed: int):

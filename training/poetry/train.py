@@ -54,6 +54,7 @@ def train(name: str, seed: int = SEED) -> dict:
     model = build_model(name, vocab_size, seed)
     opt = make_optimizer(model, spec)
     train_ids, val_ids = data.stream("train"), data.stream("val")
+    starts = data.verse_starts("train", train_ids) if spec.verse_share else None
     CKPT.mkdir(parents=True, exist_ok=True)
     ck_path, best_path = CKPT / f"{name}.pt", CKPT / f"{name}_best.pt"
     start, best, history = 0, float("inf"), []
@@ -73,7 +74,11 @@ def train(name: str, seed: int = SEED) -> dict:
     stop = spec.stop_after or spec.steps
     for step in range(start, stop):
         gen = torch.Generator().manual_seed(seed * 1_000_003 + step)    # replayable after resume
-        x, y = data.random_windows(train_ids, spec.batch_size, spec.block_size, gen)
+        if starts is None:
+            x, y = data.random_windows(train_ids, spec.batch_size, spec.block_size, gen)
+        else:
+            x, y = data.verse_weighted_windows(train_ids, starts, spec.verse_share, spec.batch_size,
+                                               spec.block_size, gen)
         for g in opt.param_groups:
             g["lr"] = lr_at(step, spec)
         model.train()

@@ -1,0 +1,41 @@
+"""Pieces of the poetry training that decide what the master learns and how its form is judged."""
+import torch
+
+from training.poetry import data, form
+
+QUATRAIN = "床前明月光，疑是地上霜。舉頭望明月，低頭思故鄉。"
+PROVERB = "一寸光陰一寸金，寸金難買寸光陰。"
+PROSE = "學而時習之，不亦說乎？有朋自遠方來，不亦樂乎？"
+
+
+def test_verse_is_lines_of_five_or_seven():
+    assert data.is_verse(QUATRAIN) and data.is_verse(PROVERB)
+    assert not data.is_verse(PROSE)
+    assert not data.is_verse("床前明月光。")          # one line is not a poem's form
+
+
+def test_the_verse_share_of_windows_open_at_a_verse_start():
+    ids = torch.arange(10_000)
+    starts = torch.tensor([100, 2_000, 7_000])
+    x, y = data.verse_weighted_windows(ids, starts, 0.5, 16, 32, torch.Generator().manual_seed(0))
+    firsts = x[:, 0].tolist()
+    assert sum(f in (100, 2_000, 7_000) for f in firsts) >= 8      # 8 by construction, more by chance only
+    assert torch.equal(y, x + 1)                                    # targets are the next tokens
+
+
+def test_form_counts_lines_as_long_as_the_first():
+    heads = ["床前明月光，", "朝辭白帝彩雲間，"]
+    texts = ["疑是地上霜。舉頭望明月，低頭思故鄉。", "千里江陵一日還。兩岸猿聲啼不住，輕舟過萬重山。"]
+    result = form.score(heads, texts)
+    assert result["lines"] == 6
+    assert result["line_length_right"] == 5 / 6                    # 輕舟過萬重山 has six
+    assert result["poems_all_right"] == 0.5
+
+
+def test_a_poem_without_its_full_stop_is_not_all_right():
+    assert form.score(["床前明月光，"], ["疑是地上霜"])["poems_all_right"] == 0.0
+    assert form.score(["床前明月光，"], [""])["poems_all_right"] == 0.0
+
+
+def test_form_prompts_are_first_lines_of_verse_only():
+    assert form.prompts([QUATRAIN, PROSE, PROVERB]) == ["床前明月光，", "一寸光陰一寸金，"]

@@ -1,0 +1,57 @@
+"""Does a model keep a poem's form? Line lengths of what it writes after a verse's first line.
+
+For every validation entry that is regular verse (data.is_verse), the model is given ``<s>`` and
+the first line with its punctuation, and samples on to ``</s>`` (at most MAX_NEW characters). The
+lines it writes, split at punctuation, are compared with the prompt line's length (five or seven).
+"""
+from __future__ import annotations
+
+import re
+
+import torch
+import torch.nn.functional as F
+
+from training.poetry import data
+
+MAX_NEW = 64
+FIRST_LINE = re.compile(r"^[^，。？！；：、]+[，。？！；：、]")
+
+
+def prompts(entries: list[str]) -> list[str]:
+    """The first line (with its mark) of each verse entry whose first line is five or seven long."""
+    heads = [FIRST_LINE.match(e) for e in entries if data.is_verse(e)]
+    return [m.group(0) for m in heads if m and len(m.group(0)) - 1 in data.VERSE_LINE_LENGTHS]
+
+
+@torch.no_grad()
+def continuations(model, tokenizer, heads: list[str], temperature: float, seed: int) -> list[str]:
+    """One sampled continuation per head, all heads of a length in one cached batch."""
+    gen = torch.Generator().manual_seed(seed)
+    out = {}
+    for length in sorted({len(h) for h in heads}):
+        group = [h for h in heads if len(h) == length]
+        ids = torch.tensor([tokenizer(h).input_ids for h in group])        # <s> + head, equal lengths
+        step = model(input_ids=ids, use_cache=True)
+        written = []
+        for _ in range(MAX_NEW):
+            probs = F.softmax(step.logits[:, -1].float() / temperature, dim=-1)
+            nxt = torch.multinomial(probs, 1, generator=gen)
+            written.append(nxt)
+            step = model(input_ids=nxt, cache=step.cache, use_cache=True)
+        rows = torch.cat(written, 1).tolist()
+        for h, row in zip(group, rows):
+            row = row[: row.index(data.EOS_ID)] if data.EOS_ID in row else row
+            out.setdefault(h, []).append(tokenizer.decode(row, skip_special_tokens=True).replace(" ", ""))
+    return [out[h].pop(0) for h in heads]
+
+
+def score(heads: list[str], texts: list[str]) -> dict:
+    """Share of written lines as long as the head's, and of poems with every line so (and one at least)."""
+    lines_ok = lines = poems_ok = 0
+    for head, text in zip(heads, texts):
+        written = [s for s in re.split(r"[，。？！；：、]", text) if s]
+        good = sum(len(s) == len(head) - 1 for s in written)
+        lines_ok, lines = lines_ok + good, lines + len(written)
+        poems_ok += bool(written) and good == len(written) and text[-1:] in "。？！"
+    return {"line_length_right": lines_ok / max(1, lines), "poems_all_right": poems_ok / max(1, len(heads)),
+            "poems": len(heads), "lines": lines}
