@@ -24,7 +24,7 @@ def measured_alpha() -> dict[str, float]:
 
 
 def test_the_ladder_is_complete_and_the_distilled_scribe_is_default(poetry):
-    assert list(poetry.scribes) == ["mismatched", "trigram", "unigram", "bigram", "tiny", "distilled"]
+    assert list(poetry.scribes) == ["mismatched", "unigram", "trigram", "bigram", "tiny", "distilled"]
     assert poetry.default_scribe == "distilled"
     assert poetry.vocab_size == poetry.target.config.vocab_size
 

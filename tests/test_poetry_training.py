@@ -30,6 +30,14 @@ def test_form_counts_lines_as_long_as_the_first():
     assert result["lines"] == 6
     assert result["line_length_right"] == 5 / 6                    # 輕舟過萬重山 has six
     assert result["poems_all_right"] == 0.5
+    assert result["next_line_right"] == 1.0
+
+
+def test_the_next_line_must_have_the_heads_length_and_a_mark():
+    assert form.next_line_right("床前明月光，", "疑是地上霜。")
+    assert not form.next_line_right("床前明月光，", "疑是地上霜")          # no mark
+    assert not form.next_line_right("床前明月光，", "疑是，地上霜。")      # mark too early
+    assert not form.next_line_right("床前明月光，", "疑是地上霜霜。")      # too long
 
 
 def test_a_poem_without_its_full_stop_is_not_all_right():

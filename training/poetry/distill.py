@@ -24,7 +24,7 @@ from training.poetry.paths import ASSETS, CKPT, LOGS, SEED
 from training.poetry.util import get_logger, load_exported
 
 TOPK = 64
-N_SAMPLES = 64           # master-written sequences, each block_size tokens long
+N_SAMPLES = 256          # master-written sequences, each block_size tokens long
 TARGETS = CKPT / "distill_targets.pt"
 
 
@@ -41,8 +41,9 @@ def teacher_topk(master, windows: torch.Tensor, batch: int = 32):
 
 
 def master_fingerprint() -> str:
-    """sha256 of the exported master's weights: targets and checkpoints belong to one teacher."""
-    return hashlib.sha256((ASSETS / "master" / "model.safetensors").read_bytes()).hexdigest()
+    """The exported master's sha256 and the sampled share: targets and checkpoints belong to one teacher."""
+    weights = hashlib.sha256((ASSETS / "master" / "model.safetensors").read_bytes()).hexdigest()
+    return f"{weights}+{N_SAMPLES}"
 
 
 def build_targets(block: int, seed: int, log) -> dict:

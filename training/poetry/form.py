@@ -14,7 +14,8 @@ import torch.nn.functional as F
 from training.poetry import data
 
 MAX_NEW = 64
-FIRST_LINE = re.compile(r"^[^，。？！；：、]+[，。？！；：、]")
+MARKS = "，。？！；：、"
+FIRST_LINE = re.compile(f"^[^{MARKS}]+[{MARKS}]")
 
 
 def prompts(entries: list[str]) -> list[str]:
@@ -45,13 +46,22 @@ def continuations(model, tokenizer, heads: list[str], temperature: float, seed: 
     return [out[h].pop(0) for h in heads]
 
 
+def next_line_right(head: str, text: str) -> bool:
+    """The line written after the head has the head's length and ends with a punctuation mark."""
+    n = len(head) - 1
+    return len(text) > n and text[n] in MARKS and not any(c in MARKS for c in text[:n])
+
+
 def score(heads: list[str], texts: list[str]) -> dict:
-    """Share of written lines as long as the head's, and of poems with every line so (and one at least)."""
-    lines_ok = lines = poems_ok = 0
+    """Shares: of written lines as long as the head's; of poems whose next line is so and ends with a mark;
+    of poems with every line so, closed by a full stop (or ? or !)."""
+    lines_ok = lines = next_ok = poems_ok = 0
     for head, text in zip(heads, texts):
-        written = [s for s in re.split(r"[，。？！；：、]", text) if s]
+        written = [s for s in re.split(f"[{MARKS}]", text) if s]
         good = sum(len(s) == len(head) - 1 for s in written)
         lines_ok, lines = lines_ok + good, lines + len(written)
+        next_ok += next_line_right(head, text)
         poems_ok += bool(written) and good == len(written) and text[-1:] in "。？！"
-    return {"line_length_right": lines_ok / max(1, lines), "poems_all_right": poems_ok / max(1, len(heads)),
-            "poems": len(heads), "lines": lines}
+    n = max(1, len(heads))
+    return {"line_length_right": lines_ok / max(1, lines), "next_line_right": next_ok / n,
+            "poems_all_right": poems_ok / n, "poems": len(heads), "lines": lines}
