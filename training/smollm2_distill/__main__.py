@@ -1,0 +1,54 @@
+"""``python -m training.smollm2_distill {teacher,student,eval,all} [--minutes M] [--threads N]``.
+
+teacher: the master's answers to the training prompts with its top-k (data/smollm2/teacher/);
+student: the distilled scribe, trained on them (assets/models/smollm2/distilled/);
+eval:    alpha on held-out prompts and the student's cost, into the model card's metrics.
+Each stage resumes where it stopped; progress goes to data/smollm2/distill.log.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+
+from training.smollm2_distill.paths import DATA, LOG
+
+STAGES = ("teacher", "student", "eval")
+
+
+def logger() -> logging.Logger:
+    DATA.mkdir(parents=True, exist_ok=True)
+    log = logging.getLogger("smollm2_distill")
+    if not log.handlers:
+        log.setLevel(logging.INFO)
+        for handler in (logging.FileHandler(LOG), logging.StreamHandler()):
+            handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+            log.addHandler(handler)
+    return log
+
+
+def run_stage(stage: str, minutes: float | None, threads: int) -> None:
+    log = logger()
+    if stage == "teacher":
+        from training.smollm2_distill.teacher import generate
+        log.info("teacher: %d shards present", generate(minutes, threads, log.info))
+    elif stage == "student":
+        from training.smollm2_distill.train import train
+        train(minutes, threads, log.info)
+    else:
+        from training.smollm2_distill.evaluate import evaluate
+        evaluate(threads, log.info)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(prog="python -m training.smollm2_distill", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("stage", choices=STAGES + ("all",))
+    ap.add_argument("--minutes", type=float, default=None, help="time budget per stage (default: none)")
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    for stage in STAGES if args.stage == "all" else (args.stage,):
+        run_stage(stage, args.minutes, args.threads)
+
+
+if __name__ == "__main__":
+    main()

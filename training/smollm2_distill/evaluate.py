@@ -1,0 +1,90 @@
+"""Measure the smollm2 ladder on held-out prompts; write assets/models/smollm2/metrics.json.
+
+* alpha: mean over positions of sum_x min(p(x), q(x)) (Leviathan et al. 2023, Sec. 3.1), p and q
+  after the same temperature and top-p (specdec_core.sampling), at the positions of answers the
+  master samples itself at temperature 0.7, top-p 0.95: what a decode visits. Prompts are the
+  held-out topics' and the pair's example prompts, none of which the distillation saw.
+* cost: median ms of one cached single-token forward, draft and master side by side.
+* size of the shipped files.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+import time
+
+import torch
+
+from specdec_core.pairs import load_pair
+from specdec_core.sampling import SamplingConfig, probs_from_logits
+from specdec_core.smollm_pair import ASSETS_DIR, DISTILLED_DIR, EXAMPLE_PROMPTS
+from training.smollm2_distill.prompts import held_out_prompts
+from training.smollm2_distill.teacher import answer_batch
+
+N_HELD_OUT = 28
+NEW_TOKENS = 64
+SEED = 3
+SETTINGS = {"T=0.7, top-p=0.95": SamplingConfig(0.7, top_p=0.95), "T=1.0": SamplingConfig(1.0)}
+METRICS = ASSETS_DIR / "metrics.json"
+
+
+def evaluate(threads: int, log=print) -> dict:
+    torch.set_num_threads(threads)
+    pair = load_pair("smollm2", "cpu")
+    texts = held_out_prompts()[:N_HELD_OUT] + EXAMPLE_PROMPTS
+    answers = []
+    for i in range(0, len(texts), 16):
+        prompts = [pair.encode_prompt(t, NEW_TOKENS) for t in texts[i:i + 16]]
+        answers += answer_rows(pair, prompts, SEED + i)
+    table = {name: alpha_of(pair.scribe(name), answers) for name in ("ngram", "distilled") if name in pair.scribes}
+    costs = forward_ms(pair)
+    metrics = {"prompts": len(texts), "positions": sum(len(a["p"]) for a in answers), "alpha": table,
+               "ms_per_token": costs, "c": {n: costs[n] / costs["master"] for n in costs if n != "master"},
+               "distilled_mb": round(sum(f.stat().st_size for f in DISTILLED_DIR.iterdir()) / 1e6, 1),
+               "threads": threads}
+    METRICS.write_text(json.dumps(metrics, indent=1))
+    log(json.dumps(metrics))
+    return metrics
+
+
+def answer_rows(pair, prompts, seed) -> list[dict]:
+    """The master's sampled answers (cut to NEW_TOKENS) with its raw logits at each answer position."""
+    shard = answer_batch(pair, prompts, seed, max_new_tokens=NEW_TOKENS, keep_logits=True)
+    return [{"sequence": s, "start": n, "p": p} for s, n, p in zip(shard["sequences"], shard["prompt_lens"], shard["logits"])]
+
+
+@torch.inference_mode()
+def alpha_of(scribe, answers: list[dict]) -> dict:
+    """Mean sum_x min(p, q) over every answer position, for each sampling setting."""
+    totals = {name: [] for name in SETTINGS}
+    for a in answers:
+        q = scribe_logits(scribe, a["sequence"], a["start"], len(a["p"]))
+        for name, config in SETTINGS.items():
+            overlap = torch.minimum(probs_from_logits(a["p"], config), probs_from_logits(q, config)).sum(-1)
+            totals[name] += overlap.tolist()
+    return {name: statistics.fmean(v) for name, v in totals.items()}
+
+
+def scribe_logits(scribe, sequence: list[int], start: int, n: int) -> torch.Tensor:
+    """The scribe's logits before each of the n answer tokens: one forward for a model scribe."""
+    if hasattr(scribe, "full"):
+        return scribe.full(scribe.model(input_ids=torch.tensor([sequence])).logits[0, start - 1 : start - 1 + n]).float()
+    return torch.stack([scribe.next_logits(sequence[: start + i]).float() for i in range(n)])
+
+
+@torch.inference_mode()
+def forward_ms(pair, steps: int = 40, rounds: int = 3) -> dict:
+    """Median ms of a cached one-token forward: master and distilled draft, interleaved."""
+    draft = pair.scribe("distilled").model
+    models = {"master": pair.target, "distilled": draft}
+    prompt = torch.tensor([pair.encode_prompt(EXAMPLE_PROMPTS[0])])
+    times = {n: [] for n in models}
+    for _ in range(rounds):
+        for name, model in models.items():
+            out = model(input_ids=prompt, use_cache=True)
+            for i in range(steps):
+                t0 = time.perf_counter()
+                out = model(input_ids=prompt[:, -1:], past_key_values=out.past_key_values, use_cache=True)
+                if i >= 3:
+                    times[name].append(time.perf_counter() - t0)
+    return {n: 1000 * statistics.median(v) for n, v in times.items()}

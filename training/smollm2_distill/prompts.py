@@ -1,0 +1,66 @@
+"""Instructions for the master to answer: templates crossed with topics, split by topic.
+
+The student never sees a held-out topic, so the alpha measured on those prompts is not that of
+answers it has memorised. The pair's example prompts (which the bench uses) are held out as well.
+"""
+from __future__ import annotations
+
+import random
+
+TEMPLATES = [
+    "What is {t}?", "Explain {t} in simple terms.", "Explain {t} to a ten-year-old.",
+    "Write a short paragraph about {t}.", "Give me three facts about {t}.",
+    "Why is {t} important?", "Write a short poem about {t}.", "Describe {t} in two sentences.",
+    "What are the advantages and disadvantages of {t}?", "Write a short story that involves {t}.",
+    "List some common misconceptions about {t}.", "How would you teach a class about {t}?",
+    "Summarize the history of {t}.", "What questions do people often ask about {t}?",
+    "Give me a few tips related to {t}.", "Write a haiku about {t}.",
+    "Compare {t} with something similar.", "What should a beginner know about {t}?",
+    "Write a short dialogue between two friends about {t}.", "How does {t} affect everyday life?",
+]
+
+TOPICS = [
+    "the moon", "volcanoes", "photosynthesis", "the stock market", "chess", "coffee", "rainforests",
+    "electric cars", "the Roman Empire", "honeybees", "recycling", "the human brain", "jazz music",
+    "mountains", "friendship", "the ocean tides", "solar panels", "bread baking", "dinosaurs",
+    "the printing press", "penguins", "marathons", "public libraries", "tea ceremonies", "glaciers",
+    "the immune system", "bridges", "origami", "wind energy", "the Olympic Games", "owls",
+    "smartphones", "gardening", "the water cycle", "ancient Egypt", "rainbows", "bicycles",
+    "volunteering", "deserts", "the piano", "comets", "chocolate", "sleep", "rivers", "robots",
+    "the alphabet", "spiders", "kindness", "coral reefs", "trains", "maps", "whales", "clocks",
+    "mushrooms", "the internet", "fairy tales", "earthquakes", "bees and flowers", "wolves",
+    "museums", "the French Revolution", "vaccines", "snow", "lighthouses", "calligraphy",
+    "the periodic table", "saving money", "hiking", "elephants", "thunderstorms", "poetry",
+    "the solar system", "bamboo", "cheese making", "airplanes", "teamwork", "castles", "fossils",
+    "the heart", "kites", "language learning", "wildfires", "ants", "the Silk Road", "cooking rice",
+    "telescopes", "dreams", "autumn", "football", "plastic pollution", "the violin", "mathematics",
+    "islands", "cats", "dogs", "summer holidays", "the Great Wall of China", "birds migrating",
+    "computers", "good manners", "the desert fox", "bakeries", "the night sky", "umbrellas",
+    "gravity", "magnets", "the seasons", "video games", "a busy city", "farming", "running shoes",
+]
+
+HELD_OUT_SHARE = 0.2
+SEED = 7
+
+
+def split_topics() -> tuple[list[str], list[str]]:
+    """(training topics, held-out topics), fixed by the seed."""
+    topics = sorted(set(TOPICS))
+    random.Random(SEED).shuffle(topics)
+    n_held = round(HELD_OUT_SHARE * len(topics))
+    return topics[n_held:], topics[:n_held]
+
+
+def prompts(topics: list[str]) -> list[str]:
+    """Every template for every topic, in a fixed shuffled order."""
+    out = [tpl.format(t=t) for t in topics for tpl in TEMPLATES]
+    random.Random(SEED).shuffle(out)
+    return out
+
+
+def training_prompts() -> list[str]:
+    return prompts(split_topics()[0])
+
+
+def held_out_prompts() -> list[str]:
+    return prompts(split_topics()[1])

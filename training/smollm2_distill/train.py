@@ -1,0 +1,139 @@
+"""Distil the master into the shared-embedding draft, on the teacher's answers and top-k.
+
+Loss at each answer position: cross-entropy of the draft's distribution against the master's
+top-k, renormalised over the tokens the draft's head covers (forward KL up to a constant). The
+embedding is the master's and stays frozen; layers, norm and head rows learn. The last shards are
+held back to watch the loss and an alpha bound, sum_x min(p, q) over the teacher's top-k at T = 1.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+import torch
+
+from specdec_core.pairs import load_pair
+from specdec_core.shared_embedding_draft import draft_from_master, save_draft
+from specdec_core.smollm_pair import DISTILLED_DIR
+from training.smollm2_distill.paths import CKPT
+from training.smollm2_distill.teacher import load_shards
+
+LAYERS = [0, 1, 2, 3]      # the master's first layers: the closest start of those tried (alpha bound 0.07 at step 0)
+HEAD_SIZE = 8192           # tokens the draft can write: the most probable under the teacher
+BATCH = 8
+LR = 1e-3
+WARMUP = 40
+EPOCHS = 3
+VAL_SHARDS = 2
+CKPT_MINUTES = 3.0
+SEED = 5
+
+
+def draft_vocabulary(shards: list[dict], size: int, vocab_size: int) -> torch.Tensor:
+    """The ``size`` tokens holding the most teacher probability over all recorded positions, by id."""
+    mass = torch.zeros(vocab_size)
+    for shard in shards:
+        for ids, logp in zip(shard["topk_ids"], shard["topk_logp"]):
+            mass.index_add_(0, ids.flatten().long(), logp.flatten().float().exp())
+    return mass.topk(size).indices.sort().values
+
+
+def examples(shards: list[dict]) -> list[tuple]:
+    return [(torch.tensor(seq), n, ids.long(), logp.float())
+            for shard in shards
+            for seq, n, ids, logp in zip(shard["sequences"], shard["prompt_lens"], shard["topk_ids"], shard["topk_logp"])]
+
+
+def batch_loss(draft, batch: list[tuple], to_head: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, int]:
+    """(mean loss, summed alpha bound, positions) over the answer positions of a padded batch."""
+    width = max(len(seq) for seq, *_ in batch)
+    ids = torch.zeros((len(batch), width), dtype=torch.long)
+    mask = torch.zeros((len(batch), width), dtype=torch.long)
+    for r, (seq, *_) in enumerate(batch):
+        ids[r, : len(seq)], mask[r, : len(seq)] = seq, 1
+    logq = draft(input_ids=ids, attention_mask=mask).logits.log_softmax(-1)   # (B, L, K)
+    losses, bound, count = [], torch.zeros(()), 0
+    for r, (seq, n, top_ids, top_logp) in enumerate(batch):
+        rows = logq[r, n - 1 : n - 1 + len(top_ids)]                         # predicts answer tokens
+        where = to_head[top_ids]                                              # (A, top_k), -1 outside
+        p = top_logp.exp() * (where >= 0)
+        q = rows.gather(1, where.clamp(min=0))
+        losses.append(-(p / p.sum(1, keepdim=True).clamp(min=1e-9) * q).sum(1))
+        bound += torch.minimum(top_logp.exp(), q.exp() * (where >= 0)).sum()
+        count += len(top_ids)
+    return torch.cat(losses).mean(), bound.detach(), count
+
+
+@torch.no_grad()
+def evaluate(draft, held: list[tuple], to_head) -> tuple[float, float]:
+    draft.eval()
+    total, bound, count = 0.0, 0.0, 0
+    for i in range(0, len(held), BATCH):
+        loss, b, n = batch_loss(draft, held[i : i + BATCH], to_head)
+        total, bound, count = total + loss.item() * n, bound + b.item(), count + n
+    draft.train()
+    return total / count, bound / count
+
+
+def lr_at(step: int, total: int) -> float:
+    if step < WARMUP:
+        return LR * (step + 1) / WARMUP
+    return LR * (0.1 + 0.45 * (1 + math.cos(math.pi * min(1.0, (step - WARMUP) / max(1, total - WARMUP)))))
+
+
+def train(minutes: float | None, threads: int, log=print) -> dict:
+    torch.set_num_threads(threads)
+    torch.manual_seed(SEED)
+    shards = load_shards()
+    if len(shards) <= VAL_SHARDS:
+        raise SystemExit("run the teacher stage first: too few teacher shards")
+    pair = load_pair("smollm2", "cpu")
+    master = pair.target
+    vocab_ids = draft_vocabulary(shards[:-VAL_SHARDS], HEAD_SIZE, pair.vocab_size)
+    to_head = torch.full((pair.vocab_size,), -1, dtype=torch.long)
+    to_head[vocab_ids] = torch.arange(len(vocab_ids))
+    draft = draft_from_master(master, LAYERS, vocab_ids).train()
+    draft.model.embed_tokens.weight.requires_grad_(False)
+    params = [p for p in draft.parameters() if p.requires_grad]
+    opt = torch.optim.AdamW(params, lr=LR, betas=(0.9, 0.98), weight_decay=0.0)
+    train_set, held = examples(shards[:-VAL_SHARDS]), examples(shards[-VAL_SHARDS:])
+    train_set.sort(key=lambda e: len(e[0]))                  # similar lengths share a batch: less padding
+    batches = [train_set[i : i + BATCH] for i in range(0, len(train_set), BATCH)]
+    total = EPOCHS * len(batches)
+    CKPT.mkdir(parents=True, exist_ok=True)
+    ck_path = CKPT / "draft.pt"
+    step, history = 0, []
+    if ck_path.exists():
+        ck = torch.load(ck_path, weights_only=False)
+        draft.load_state_dict(ck["draft"], strict=False)
+        opt.load_state_dict(ck["opt"])
+        step, history = ck["step"], ck["history"]
+        log(f"resumed at step {step}")
+    else:
+        loss0, bound0 = evaluate(draft, held, to_head)
+        history.append({"step": 0, "val_loss": loss0, "val_alpha_bound": bound0})
+        log(f"draft {sum(p.numel() for p in params) / 1e6:.1f}M trainable; {total} steps; at init val loss {loss0:.3f} alpha bound {bound0:.3f}")
+    started = last_ck = time.time()
+    while step < total and (minutes is None or time.time() - started < minutes * 60):
+        order = torch.randperm(len(batches), generator=torch.Generator().manual_seed(SEED + step // len(batches)))
+        batch = batches[order[step % len(batches)]]
+        for g in opt.param_groups:
+            g["lr"] = lr_at(step, total)
+        loss, _, _ = batch_loss(draft, batch, to_head)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
+        opt.step()
+        step += 1
+        if step % 100 == 0 or step == total:
+            v, b = evaluate(draft, held, to_head)
+            history.append({"step": step, "train_loss": loss.item(), "val_loss": v, "val_alpha_bound": b})
+            log(f"step {step}/{total} loss {loss.item():.3f} val {v:.3f} alpha bound {b:.3f} ({(time.time() - started) / 60:.1f} min)")
+        if time.time() - last_ck > CKPT_MINUTES * 60 or step == total:
+            state = {k: v for k, v in draft.state_dict().items() if k != "model.embed_tokens.weight"}
+            torch.save({"draft": state, "opt": opt.state_dict(), "step": step, "history": history}, ck_path.with_suffix(".tmp"))
+            ck_path.with_suffix(".tmp").replace(ck_path)
+            last_ck = time.time()
+    save_draft(draft, vocab_ids, DISTILLED_DIR)
+    log(f"saved {DISTILLED_DIR} after {step} steps")
+    return {"steps": step, "history": history}
