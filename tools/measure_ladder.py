@@ -1,9 +1,11 @@
 """Measure every scribe of a pair with the engine's benchmark and print the model card's table.
 
 Usage: .venv/bin/python -m tools.measure_ladder [--pair poetry] [--tokens 64] [--out FILE]
+       [--scribes a,b] [--k 1,2,4] [--temperature T] [--top-p P]
 Each row: alpha at temperature 1.0 and 0.7 (mean min(1, p/q) over drafted tokens of real runs),
 the cost ratio c, the best k of the sweep and the measured speedup over plain decoding there,
-all measured side by side in one run per setting.
+all measured side by side in one run per setting. With --temperature or --top-p the sweep runs at
+that setting and its alpha fills both alpha columns' place as "alpha" (no second run).
 """
 from __future__ import annotations
 
@@ -19,15 +21,17 @@ from specdec_core.sampling import SamplingConfig
 K_SWEEP = (1, 2, 3, 4, 6, 8)
 
 
-def measure(pair, scribe: str, tokens: int, repeats: int) -> dict:
-    base = DecodeSettings(max_new_tokens=tokens, sampling=SamplingConfig(temperature=1.0))
-    sweep = [run_bench(pair, scribe, replace(base, k=k), pair.example_prompts, repeats, vs_hf=True) for k in K_SWEEP]
+def measure(pair, scribe: str, tokens: int, repeats: int, sampling: SamplingConfig = SamplingConfig(), ks=K_SWEEP) -> dict:
+    base = DecodeSettings(max_new_tokens=tokens, sampling=sampling)
+    sweep = [run_bench(pair, scribe, replace(base, k=k), pair.example_prompts, repeats, vs_hf=True) for k in ks]
     best = max(sweep, key=lambda r: r["speedup_vs_plain"])
-    cool = run_bench(pair, scribe, replace(base, k=best["k"], sampling=SamplingConfig(temperature=0.7)), pair.example_prompts, repeats)
+    alphas = {"alpha": best["alpha"], "sampling": {"temperature": sampling.temperature, "top_p": sampling.top_p}}
+    if sampling == SamplingConfig():
+        cool = run_bench(pair, scribe, replace(base, k=best["k"], sampling=SamplingConfig(temperature=0.7)), pair.example_prompts, repeats)
+        alphas = {"alpha_t1": best["alpha"], "alpha_t07": cool["alpha"]}
     return {
         "scribe": scribe,
-        "alpha_t1": best["alpha"],
-        "alpha_t07": cool["alpha"],
+        **alphas,
         "c": best["c"],
         "verify_cost": best["verify_cost"],
         "best_k": best["k"],
@@ -46,14 +50,22 @@ def main() -> None:
     parser.add_argument("--tokens", type=int, default=64)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--scribes", default=None, help="comma-separated (default: the whole ladder)")
+    parser.add_argument("--k", default=",".join(map(str, K_SWEEP)), help="comma-separated k values to sweep")
+    parser.add_argument("--temperature", type=float, default=1.0)
+    parser.add_argument("--top-p", type=float, default=1.0)
     args = parser.parse_args()
     pair = load_pair(args.pair, "cpu")
-    rows = [measure(pair, name, args.tokens, args.repeats) for name in pair.scribes]
-    print("| scribe | α (T=1.0) | α (T=0.7) | c | best k | speedup (measured) | predicted | vs transformers |")
+    sampling = SamplingConfig(temperature=args.temperature, top_p=args.top_p)
+    ks = [int(k) for k in args.k.split(",")]
+    names = args.scribes.split(",") if args.scribes else list(pair.scribes)
+    rows = [measure(pair, name, args.tokens, args.repeats, sampling, ks) for name in names]
+    print("| scribe | α | c | verify cost | best k | speedup (measured) | predicted | vs transformers |")
     print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         hf = "—" if r["ratio_vs_hf"] is None else f"{r['ratio_vs_hf']:.2f}×"
-        print(f"| {r['scribe']} | {r['alpha_t1']:.2f} | {r['alpha_t07']:.2f} | {r['c']:.3f} | {r['best_k']} | {r['speedup_vs_plain']:.2f}× | {r['predicted_speedup']:.2f}× | {hf} |")
+        alpha = f"{r['alpha']:.2f}" if "alpha" in r else f"{r['alpha_t1']:.2f} (T=1.0), {r['alpha_t07']:.2f} (T=0.7)"
+        print(f"| {r['scribe']} | {alpha} | {r['c']:.3f} | {r['verify_cost']:.2f} | {r['best_k']} | {r['speedup_vs_plain']:.2f}× | {r['predicted_speedup']:.2f}× | {hf} |")
     if args.out:
         with open(args.out, "w", encoding="utf-8") as handle:
             json.dump(rows, handle, indent=1)
