@@ -52,7 +52,6 @@ def load_draft(master: PreTrainedModel, directory: Path) -> tuple[LlamaForCausal
     missing, unexpected = draft.load_state_dict({k: v.float() for k, v in tensors.items()}, strict=False)
     if unexpected or set(missing) != {EMBEDDING}:
         raise ValueError(f"{directory}: unexpected weights {unexpected}, missing {sorted(set(missing) - {EMBEDDING})}")
-    draft.model.embed_tokens = master.get_input_embeddings()     # shared with the master, not copied
     return draft.to(master.device).eval(), vocab_ids
 
 
@@ -61,5 +60,5 @@ def _shell(master: PreTrainedModel, n_layers: int, head_size: int) -> LlamaForCa
     config.num_hidden_layers, config.vocab_size, config.tie_word_embeddings = n_layers, head_size, False
     config.architectures = ["LlamaForCausalLM"]
     draft = LlamaForCausalLM(config)
-    draft.model.embed_tokens = master.get_input_embeddings()
+    draft.model.embed_tokens = master.get_input_embeddings()     # shared with the master, not copied
     return draft

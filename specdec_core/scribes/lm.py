@@ -25,7 +25,14 @@ class LMScribe:
         self.lm.logits(tokens)
 
     def next_logits(self, tokens: list[int]) -> torch.Tensor:
-        return self.lm.logits(tokens)[-1, : self.vocab_size]
+        return self.over_vocab(self.lm.logits(tokens)[-1])
+
+    def over_vocab(self, logits: torch.Tensor) -> torch.Tensor:
+        """The model's logits (..., head) as logits over the tokenizer's vocabulary (..., V).
+
+        A model's head may be padded past the tokenizer's vocabulary; those rows are dropped.
+        """
+        return logits[..., : self.vocab_size]
 
     def rollback(self, n_keep: int) -> None:
         self.lm.rollback(n_keep)
@@ -35,5 +42,5 @@ class LMScribe:
         return self.model
 
     def batch_next_logits(self, sequences: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        logits = last_logits(self.model, sequences)[:, -1, : self.vocab_size]
+        logits = self.over_vocab(last_logits(self.model, sequences)[:, -1])
         return logits, torch.ones(len(sequences), dtype=torch.bool, device=logits.device)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import torch
 from transformers import PreTrainedModel
 
-from ..cached_lm import last_logits
 from .lm import LMScribe
 
 
@@ -19,17 +18,10 @@ class SubsetLMScribe(LMScribe):
         super().__init__(name, model, vocab_size)
         self.vocab_ids = vocab_ids.to(model.device)     # head row i is the token vocab_ids[i]
 
-    def next_logits(self, tokens: list[int]) -> torch.Tensor:
-        return self.full(self.lm.logits(tokens)[-1])
-
-    def batch_next_logits(self, sequences: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        logits = self.full(last_logits(self.model, sequences)[:, -1])
-        return logits, torch.ones(len(sequences), dtype=torch.bool, device=logits.device)
-
     def hf_assistant(self) -> None:
         return None        # transformers' assisted generation needs a head over the whole vocabulary
 
-    def full(self, subset_logits: torch.Tensor) -> torch.Tensor:
+    def over_vocab(self, subset_logits: torch.Tensor) -> torch.Tensor:
         """Logits over the whole vocabulary: the head's where it has a row, -inf elsewhere."""
         out = subset_logits.new_full((*subset_logits.shape[:-1], self.vocab_size), float("-inf"))
         out[..., self.vocab_ids] = subset_logits

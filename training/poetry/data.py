@@ -17,6 +17,11 @@ def stream(split: str) -> torch.Tensor:
 def random_windows(ids: torch.Tensor, batch: int, block: int, gen: torch.Generator):
     """``batch`` random windows of ``block + 1`` tokens -> inputs, next-token targets."""
     starts = torch.randint(0, len(ids) - block - 1, (batch,), generator=gen)
+    return windows_at(ids, starts, block)
+
+
+def windows_at(ids: torch.Tensor, starts: torch.Tensor, block: int):
+    """Windows of ``block + 1`` tokens opening at ``starts`` -> inputs, next-token targets."""
     rows = torch.stack([ids[s:s + block + 1] for s in starts.tolist()])  # (B, T+1)
     return rows[:, :-1], rows[:, 1:]                                     # (B, T), (B, T)
 
@@ -49,9 +54,7 @@ def verse_weighted_windows(ids, starts, share: float, batch: int, block: int, ge
     n_verse = round(share * batch)
     picks = starts[torch.randint(0, len(starts), (n_verse,), generator=gen)]
     anywhere = torch.randint(0, len(ids) - block - 1, (batch - n_verse,), generator=gen)
-    begins = torch.cat([picks.clamp(max=len(ids) - block - 1), anywhere])
-    rows = torch.stack([ids[s:s + block + 1] for s in begins.tolist()])
-    return rows[:, :-1], rows[:, 1:]
+    return windows_at(ids, torch.cat([picks.clamp(max=len(ids) - block - 1), anywhere]), block)
 
 
 def entry_chunks(ids: torch.Tensor, max_len: int) -> list[torch.Tensor]:

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import statistics
-import time
 
 import torch
 
 from specdec_core.pairs import load_pair
 from specdec_core.sampling import SamplingConfig, probs_from_logits
+from specdec_core.scribes import LMScribe
 from specdec_core.smollm_pair import ASSETS_DIR, DISTILLED_DIR, EXAMPLE_PROMPTS
+from training.poetry.evaluate import decode_ms
 from training.smollm2_distill.prompts import held_out_prompts
 from training.smollm2_distill.teacher import answer_batch
 
@@ -67,24 +68,11 @@ def alpha_of(scribe, answers: list[dict]) -> dict:
 
 def scribe_logits(scribe, sequence: list[int], start: int, n: int) -> torch.Tensor:
     """The scribe's logits before each of the n answer tokens: one forward for a model scribe."""
-    if hasattr(scribe, "full"):
-        return scribe.full(scribe.model(input_ids=torch.tensor([sequence])).logits[0, start - 1 : start - 1 + n]).float()
+    if isinstance(scribe, LMScribe):
+        return scribe.over_vocab(scribe.model(input_ids=torch.tensor([sequence])).logits[0, start - 1 : start - 1 + n]).float()
     return torch.stack([scribe.next_logits(sequence[: start + i]).float() for i in range(n)])
 
 
-@torch.inference_mode()
-def forward_ms(pair, steps: int = 40, rounds: int = 3) -> dict:
+def forward_ms(pair) -> dict:
     """Median ms of a cached one-token forward: master and distilled draft, interleaved."""
-    draft = pair.scribe("distilled").model
-    models = {"master": pair.target, "distilled": draft}
-    prompt = torch.tensor([pair.encode_prompt(EXAMPLE_PROMPTS[0])])
-    times = {n: [] for n in models}
-    for _ in range(rounds):
-        for name, model in models.items():
-            out = model(input_ids=prompt, use_cache=True)
-            for i in range(steps):
-                t0 = time.perf_counter()
-                out = model(input_ids=prompt[:, -1:], past_key_values=out.past_key_values, use_cache=True)
-                if i >= 3:
-                    times[name].append(time.perf_counter() - t0)
-    return {n: 1000 * statistics.median(v) for n, v in times.items()}
+    return decode_ms({"master": pair.target, "distilled": pair.scribe("distilled").model})
