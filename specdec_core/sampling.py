@@ -54,14 +54,21 @@ def _keep_top_k(logits: torch.Tensor, top_k: int) -> torch.Tensor:
     return logits.masked_fill(logits < kth, float("-inf"))
 
 
-def _keep_top_p(logits: torch.Tensor, top_p: float) -> torch.Tensor:
-    """Keep the smallest set of most likely tokens whose mass reaches top_p (always at least one)."""
-    sorted_logits, order = logits.sort(dim=-1, descending=True)
-    sorted_probs = sorted_logits.softmax(-1)
-    mass_before = sorted_probs.cumsum(-1) - sorted_probs
-    drop_sorted = mass_before >= top_p
-    drop = drop_sorted.scatter(-1, order, drop_sorted)
-    return logits.masked_fill(drop, float("-inf"))
+def _keep_top_p(logits: torch.Tensor, top_p: float, head: int = 512) -> torch.Tensor:
+    """Keep the smallest set of most likely tokens whose mass reaches top_p (always at least one).
+
+    Sorting a 49,152-token row takes about 2.5 ms on two CPU cores, a third of a small draft's
+    forward; the nucleus nearly always lies among the most likely few hundred tokens, so only those
+    are ranked, and the whole row is sorted only where their mass falls short of top_p.
+    """
+    probs = logits.softmax(-1)
+    n = min(head, logits.shape[-1])
+    ranked, order = probs.topk(n, dim=-1)                       # (..., n), most likely first
+    if n < logits.shape[-1] and not bool((ranked.sum(-1) >= top_p).all()):
+        ranked, order = probs.sort(dim=-1, descending=True)     # some nucleus reaches past the head
+    mass_before = ranked.cumsum(-1) - ranked
+    keep = torch.zeros_like(logits, dtype=torch.bool).scatter_(-1, order, mass_before < top_p)
+    return logits.masked_fill(~keep, float("-inf"))
 
 
 def mix_with_uniform(probs: torch.Tensor, noise: float) -> torch.Tensor:

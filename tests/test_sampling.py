@@ -40,6 +40,21 @@ def test_top_p_works_on_batches_in_any_order():
     assert torch.allclose(probs[1], probs[0].flip(0))
 
 
+def nucleus_by_full_sort(logits: torch.Tensor, top_p: float) -> torch.Tensor:
+    """The plain definition, for reference: rank every token, keep while the mass before is short of p."""
+    ranked, order = logits.softmax(-1).sort(dim=-1, descending=True)
+    keep_ranked = (ranked.cumsum(-1) - ranked) < top_p
+    return torch.zeros_like(keep_ranked).scatter(-1, order, keep_ranked)
+
+
+@pytest.mark.parametrize("scale", [4.0, 0.05])   # peaked rows (nucleus inside the ranked head) and near-flat ones (past it)
+def test_top_p_on_a_large_vocabulary_matches_ranking_every_token(scale):
+    logits = torch.randn((3, 5000), generator=torch.Generator().manual_seed(2)) * scale
+    kept = probs_from_logits(logits, SamplingConfig(top_p=0.95)) > 0
+    assert torch.equal(kept, nucleus_by_full_sort(logits, 0.95))
+    assert (kept.sum(-1) > 512).all() == (scale < 1)   # the flat case did take the full sort
+
+
 def test_noise_mixes_with_uniform():
     q = torch.tensor([1.0, 0.0, 0.0, 0.0])
     assert torch.allclose(mix_with_uniform(q, 0.4), torch.tensor([0.7, 0.1, 0.1, 0.1]))
