@@ -1,7 +1,8 @@
-"""``python -m training.smollm2_distill {teacher,student,eval,all} [--minutes M] [--threads N]``.
+"""``python -m training.smollm2_distill {teacher,student,refine,eval,all} [--minutes M] [--threads N]``.
 
 teacher: the master's answers to the training prompts with its top-k (data/smollm2/teacher/);
-student: the distilled scribe, trained on them (assets/models/smollm2/distilled/);
+student: the distilled scribe, trained on the first round's answers (assets/models/smollm2/distilled/);
+refine:  that scribe, trained on every round's answers (same place);
 eval:    alpha on held-out prompts and the student's cost, into the model card's metrics.
 Each stage resumes where it stopped; progress goes to data/smollm2/distill.log.
 """
@@ -12,7 +13,7 @@ import logging
 
 from training.smollm2_distill.paths import DATA, LOG
 
-STAGES = ("teacher", "student", "eval")
+STAGES = ("teacher", "student", "refine", "eval")
 
 
 def logger() -> logging.Logger:
@@ -26,14 +27,17 @@ def logger() -> logging.Logger:
     return log
 
 
-def run_stage(stage: str, minutes: float | None, threads: int) -> None:
+def run_stage(stage: str, minutes: float | None, threads: int, part: tuple[int, int] = (0, 1)) -> None:
     log = logger()
     if stage == "teacher":
         from training.smollm2_distill.teacher import generate
-        log.info("teacher: %d shards present", generate(minutes, threads, log.info))
+        log.info("teacher: %d shards present", generate(minutes, threads, log.info, part))
     elif stage == "student":
         from training.smollm2_distill.train import train
         train(minutes, threads, log.info)
+    elif stage == "refine":
+        from training.smollm2_distill.train import refine
+        refine(minutes, threads, log.info)
     else:
         from training.smollm2_distill.evaluate import evaluate
         evaluate(threads, log.info)
@@ -45,9 +49,11 @@ def main() -> None:
     ap.add_argument("stage", choices=STAGES + ("all",))
     ap.add_argument("--minutes", type=float, default=None, help="time budget per stage (default: none)")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--part", default="0/1", help="teacher only: write shards i mod n, as i/n (run n at once)")
     args = ap.parse_args()
+    part = tuple(int(x) for x in args.part.split("/"))
     for stage in STAGES if args.stage == "all" else (args.stage,):
-        run_stage(stage, args.minutes, args.threads)
+        run_stage(stage, args.minutes, args.threads, part)
 
 
 if __name__ == "__main__":

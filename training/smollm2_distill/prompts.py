@@ -64,3 +64,48 @@ def training_prompts() -> list[str]:
 
 def held_out_prompts() -> list[str]:
     return prompts(split_topics()[1])
+
+
+# More topics, for training only: the split above stays as it was, so the held-out prompts do not
+# change. None is a near relative of a held-out topic (no pets, keyboards, pyramids or jungles).
+EXTRA_TOPICS = [
+    "the Amazon river", "submarines", "hot air balloons", "the printing of money", "sunflowers",
+    "the Eiffel Tower", "pizza", "sharks", "electricity", "yoga", "the Moon landing", "glass making",
+    "honey", "the Arctic", "tornadoes", "kangaroos", "the Renaissance", "sushi", "pirates",
+    "the Vikings", "knitting", "baseball", "tigers", "lightning", "compost", "the stock exchange floor",
+    "microscopes", "butterflies", "camping", "the Sahara", "satellites", "archaeology", "frogs",
+    "the postal service", "tennis", "meditation", "cloud computing", "bananas", "lions", "skyscrapers",
+    "ice cream", "the brain's memory", "first aid", "hurricanes", "octopuses", "the compass", "salt",
+    "paper", "the metro", "astronauts", "oak trees", "tomatoes", "the human skeleton", "jellyfish",
+    "the Industrial Revolution", "windmills", "basketball", "chess openings", "cryptography",
+    "the wheel", "soap", "bats", "clouds", "the Great Barrier Reef", "eagles", "podcasts",
+    "the newspaper", "journaling", "swimming", "the Mona Lisa", "dance", "olive oil", "the Nile",
+    "coins", "wind chimes", "tea", "fireflies", "time zones", "the calendar", "batteries",
+    "horses", "the Middle Ages", "knights", "sculpture", "photography", "movies", "cartoons",
+    "board games", "the circus", "zoos", "national parks", "beaches", "caves", "waterfalls",
+    "lakes", "ponds", "forests in winter", "spring flowers", "apples", "potatoes", "noodles",
+    "spices", "the kitchen", "restaurants", "farmers' markets", "supermarkets", "shopping online",
+    "credit cards", "taxes", "budgeting", "job interviews", "resumes", "teachers", "nurses",
+    "firefighters", "scientists", "engineers", "architects", "the post office", "hospitals",
+    "schools", "universities", "homework", "exams", "graduation", "birthdays", "weddings",
+    "holidays", "New Year celebrations", "fireworks", "music festivals", "orchestras", "guitars",
+    "drums", "singing", "opera", "hip hop", "rock music", "classical music", "radio", "television",
+    "the telephone", "email", "social media", "passwords", "artificial intelligence",
+    "machine learning", "programming", "spreadsheets", "3D printing", "drones", "virtual reality",
+    "electric bicycles", "traffic lights", "highways", "ships", "sailing", "canals", "harbours",
+    "rockets", "Mars", "Jupiter", "the Sun", "black holes", "stars", "eclipses", "meteor showers",
+    "the Big Bang", "atoms", "light", "sound", "heat", "magnetism in the Earth", "rust", "water",
+    "ice", "steam engines", "nuclear energy", "hydropower", "climate change", "air pollution",
+    "endangered species", "bees in winter", "squirrels", "foxes", "bears", "deer", "rabbits",
+    "turtles", "snakes", "crocodiles", "parrots", "flamingos", "ladybugs", "earthworms", "moss",
+    "cacti", "roses", "tulips", "pine trees", "maple syrup", "the Olympic torch", "cycling races",
+    "skiing", "surfing", "rock climbing", "running a first 5K", "healthy breakfast", "drinking water",
+    "vitamins", "exercise", "stretching", "posture", "laughter", "patience", "curiosity",
+    "honesty", "courage", "gratitude", "forgiveness", "creativity", "leadership", "time management",
+]
+EXTRA_TOPICS = [t for t in dict.fromkeys(EXTRA_TOPICS) if t not in TOPICS]
+
+
+def extra_training_prompts() -> list[str]:
+    """Every template for every extra topic, shuffled: the second round of teacher answers."""
+    return prompts(EXTRA_TOPICS)

@@ -13,7 +13,7 @@ import torch
 
 from specdec_core.pairs import load_pair
 from training.smollm2_distill.paths import TEACHER
-from training.smollm2_distill.prompts import training_prompts
+from training.smollm2_distill.prompts import extra_training_prompts, training_prompts
 
 TOP_K = 64
 MAX_NEW_TOKENS = 128
@@ -25,16 +25,34 @@ def shard_path(index: int):
     return TEACHER / f"shard_{index:04d}.pt"
 
 
-def generate(minutes: float | None = None, threads: int = 1, log=print) -> int:
-    """Write missing shards in order; stop after ``minutes`` (None: all). Returns shards present."""
+def chunks(texts: list[str]) -> list[list[str]]:
+    return [texts[i:i + BATCH] for i in range(0, len(texts), BATCH)]
+
+
+def prompt_batches() -> list[list[str]]:
+    """The first round's batches, then the extra topics' from a fresh batch: adding the second
+    round left the first round's shards as they were."""
+    return chunks(training_prompts()) + chunks(extra_training_prompts())
+
+
+def held_back() -> list[int]:
+    """Shard indices kept from training to watch its loss: the first round's last two."""
+    n = len(chunks(training_prompts()))
+    return [n - 2, n - 1]
+
+
+def generate(minutes: float | None = None, threads: int = 1, log=print, part: tuple[int, int] = (0, 1)) -> int:
+    """Write missing shards in order; stop after ``minutes`` (None: all). Returns shards present.
+
+    ``part`` (i, n) writes only shards whose index is i modulo n, so n processes can share the work.
+    """
     torch.set_num_threads(threads)
     TEACHER.mkdir(parents=True, exist_ok=True)
     pair = load_pair("smollm2", "cpu")
-    texts = training_prompts()
-    batches = [texts[i:i + BATCH] for i in range(0, len(texts), BATCH)]
+    batches = prompt_batches()
     started = time.time()
     for index, batch in enumerate(batches):
-        if shard_path(index).exists():
+        if index % part[1] != part[0] or shard_path(index).exists():
             continue
         if minutes is not None and time.time() - started > minutes * 60:
             break
@@ -81,5 +99,10 @@ def answer_batch(pair, prompts: list[list[int]], seed: int, max_new_tokens: int 
     return shard
 
 
-def load_shards() -> list[dict]:
-    return [torch.load(p) for p in sorted(TEACHER.glob("shard_*.pt"))]
+def load_shards(first_round_only: bool = False) -> tuple[list[dict], list[dict]]:
+    """(training shards, held-back shards) among those written so far."""
+    held = held_back()
+    last = len(chunks(training_prompts())) if first_round_only else len(prompt_batches())
+    present = [i for i in range(last) if shard_path(i).exists()]
+    return ([torch.load(shard_path(i)) for i in present if i not in held],
+            [torch.load(shard_path(i)) for i in present if i in held])

@@ -1,0 +1,71 @@
+"""The smollm2 distillation's plumbing: its prompt split and its training loop, without the master.
+
+The held-out alpha only means something if no held-out topic reaches training in either round, and
+the second round must leave the first round's shards (and the held-back ones) where they were. The
+training loop must lower the loss it reports and resume from its checkpoint where it stopped.
+"""
+import torch
+
+from tests.test_shared_embedding_draft import llama_master
+from training.smollm2_distill import prompts, teacher
+from training.smollm2_distill.train import batches_of, evaluate, fit
+from specdec_core.shared_embedding_draft import draft_from_master
+
+
+def test_no_held_out_topic_reaches_either_round():
+    _, held = prompts.split_topics()
+    trained = prompts.training_prompts() + prompts.extra_training_prompts()
+    assert held and len(prompts.extra_training_prompts()) > len(prompts.training_prompts())
+    for topic in held:
+        assert not any(topic in text for text in trained), topic
+    assert not set(held) & set(prompts.EXTRA_TOPICS)
+
+
+def test_second_round_follows_the_first_without_moving_it():
+    first = teacher.chunks(prompts.training_prompts())
+    batches = teacher.prompt_batches()
+    assert batches[: len(first)] == first
+    assert batches[len(first)][0] == prompts.extra_training_prompts()[0]      # starts a fresh batch
+    assert teacher.held_back() == [len(first) - 2, len(first) - 1]
+
+
+def fake_shards(master, vocab_size: int, n: int, top_k: int = 8) -> list[dict]:
+    """Shards shaped like the teacher's: random sequences with the master's own top-k after the prompt."""
+    g = torch.Generator().manual_seed(4)
+    shard = {"sequences": [], "prompt_lens": [], "topk_ids": [], "topk_logp": []}
+    for _ in range(n):
+        seq = torch.randint(3, vocab_size, (12,), generator=g).tolist()
+        with torch.no_grad():
+            logp = master(input_ids=torch.tensor([seq])).logits[0, 3:-1].log_softmax(-1)
+        top = logp.topk(top_k, dim=-1)
+        shard["sequences"].append(seq)
+        shard["prompt_lens"].append(4)
+        shard["topk_ids"].append(top.indices.to(torch.int32))
+        shard["topk_logp"].append(top.values.to(torch.float16))
+    return [shard]
+
+
+def test_fit_lowers_the_loss_and_resumes_where_it_stopped(tiny, tmp_path):
+    master = llama_master(tiny.vocab_size)
+    vocab_ids = torch.arange(tiny.vocab_size // 2, tiny.vocab_size)          # a head over half the vocabulary
+    to_head = torch.full((tiny.vocab_size,), -1, dtype=torch.long)
+    to_head[vocab_ids] = torch.arange(len(vocab_ids))
+    shards = fake_shards(master, tiny.vocab_size, 16)
+    batches, held = batches_of(shards), batches_of(shards)[0]
+    torch.manual_seed(0)
+    draft = draft_from_master(master, [0], vocab_ids).train()
+    before, _ = evaluate(draft, held, to_head)
+    quiet = lambda _: None
+    ck_path = tmp_path / "draft.pt"
+    first = fit(draft, vocab_ids, batches, held, epochs=20, peak_lr=1e-2, ck_path=ck_path, minutes=None, log=quiet)
+    after, _ = evaluate(draft, held, to_head)
+    assert first["step"] == 20 * len(batches)
+    assert after < before - 0.1
+    saved = torch.load(ck_path, weights_only=False)
+    assert saved["step"] == first["step"] and torch.equal(saved["vocab_ids"], vocab_ids)
+    fresh = draft_from_master(master, [0], vocab_ids).train()
+    lines = []
+    again = fit(fresh, vocab_ids, batches, held, epochs=20, peak_lr=1e-2, ck_path=ck_path, minutes=None, log=lines.append)
+    assert lines[0].startswith(f"resumed draft.pt at step {first['step']}")
+    assert again["step"] == first["step"]
+    assert abs(evaluate(fresh, held, to_head)[0] - after) < 1e-5        # the checkpoint holds the final weights
