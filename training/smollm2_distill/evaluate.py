@@ -4,7 +4,8 @@
   after the same temperature and top-p (specdec_core.sampling), at the positions of answers the
   master samples itself at temperature 0.7, top-p 0.95: what a decode visits. Prompts are the
   held-out topics' and the pair's example prompts, none of which the distillation saw.
-* cost: median ms of one cached single-token forward, draft and master side by side.
+* cost: median ms of one cached single-token forward, draft and master side by side, and of the
+  master's forward over k + 1 new tokens (its verification), as a multiple of its one-token forward.
 * size of the shipped files.
 """
 from __future__ import annotations
@@ -18,7 +19,7 @@ from specdec_core.pairs import load_pair
 from specdec_core.sampling import SamplingConfig, probs_from_logits
 from specdec_core.scribes import LMScribe
 from specdec_core.smollm_pair import ASSETS_DIR, DISTILLED_DIR, EXAMPLE_PROMPTS
-from training.poetry.evaluate import decode_ms
+from training.poetry.evaluate import decode_ms, verify_ms
 from training.smollm2_distill.prompts import held_out_prompts
 from training.smollm2_distill.teacher import answer_batch
 
@@ -39,8 +40,10 @@ def evaluate(threads: int, log=print) -> dict:
         answers += answer_rows(pair, prompts, SEED + i)
     table = {name: alpha_of(pair.scribe(name), answers) for name in ("ngram", "distilled") if name in pair.scribes}
     costs = forward_ms(pair)
+    verify = verify_ms(pair.target, k_values=(1, 2, 3, 4), reps=20)
     metrics = {"prompts": len(texts), "positions": sum(len(a["p"]) for a in answers), "alpha": table,
                "ms_per_token": costs, "c": {n: costs[n] / costs["master"] for n in costs if n != "master"},
+               "verify_cost": {k: ms / costs["master"] for k, ms in verify.items()},
                "distilled_mb": round(sum(f.stat().st_size for f in DISTILLED_DIR.iterdir()) / 1e6, 1),
                "threads": threads}
     METRICS.write_text(json.dumps(metrics, indent=1))
