@@ -62,7 +62,7 @@ def test_fit_lowers_the_loss_and_resumes_where_it_stopped(tiny, tmp_path):
     assert first["step"] == 20 * len(batches)
     assert after < before - 0.1
     saved = torch.load(ck_path, weights_only=False)
-    assert saved["step"] == first["step"] and torch.equal(saved["vocab_ids"], vocab_ids)
+    assert saved["step"] == first["step"] and saved["finished"] and torch.equal(saved["vocab_ids"], vocab_ids)
     fresh = draft_from_master(master, [0], vocab_ids).train()
     lines = []
     again = fit(fresh, vocab_ids, batches, held, epochs=20, peak_lr=1e-2, ck_path=ck_path, minutes=None, log=lines.append)

@@ -104,16 +104,16 @@ def refine(minutes: float | None, threads: int, log=print) -> dict:
     """Round two: the finished round-one draft, REFINE_EPOCHS more over every answer written.
 
     Round one's draft learned its prompts far better than unseen ones (alpha bound 0.55 on its
-    training shards, 0.45 held back), so the second round brings new topics rather than more epochs.
+    training shards, 0.45 held back): it was short of text, so round two brings new topics.
     """
     torch.set_num_threads(threads)
     torch.manual_seed(SEED + 1)
     first = CKPT / "draft.pt"
-    if not first.exists():
-        raise SystemExit("run the student stage first: no round-one checkpoint")
+    round_one = torch.load(first, weights_only=False) if first.exists() else {}
+    if not round_one.get("finished"):
+        raise SystemExit("run the student stage to its end first: refining starts from round one's final draft")
     shards, held = load_shards()
     pair = load_pair("smollm2", "cpu")
-    round_one = torch.load(first, weights_only=False)
     vocab_ids = round_one["vocab_ids"]
     draft = draft_from_master(pair.target, LAYERS, vocab_ids).train()
     draft.load_state_dict(round_one["draft"], strict=False)
@@ -167,7 +167,8 @@ def fit(draft, vocab_ids, batches, held, epochs: int, peak_lr: float, ck_path, m
             log(f"step {step}/{total} loss {loss.item():.3f} val {v:.3f} alpha bound {b:.3f} ({(time.time() - started) / 60:.1f} min)")
         if time.time() - last_ck > CKPT_MINUTES * 60 or step == total:
             state = {k: v for k, v in draft.state_dict().items() if k != "model.embed_tokens.weight"}
-            ck = {"draft": state, "opt": opt.state_dict(), "step": step, "history": history, "vocab_ids": vocab_ids}
+            ck = {"draft": state, "opt": opt.state_dict(), "step": step, "history": history, "vocab_ids": vocab_ids,
+                  "finished": step == total}
             torch.save(ck, ck_path.with_suffix(".tmp"))
             ck_path.with_suffix(".tmp").replace(ck_path)
             last_ck = time.time()
