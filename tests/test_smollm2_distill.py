@@ -8,7 +8,7 @@ import torch
 
 from tests.test_shared_embedding_draft import llama_master
 from training.smollm2_distill import prompts, teacher
-from training.smollm2_distill.train import batches_of, evaluate, fit
+from training.smollm2_distill.train import batches_of, evaluate, fit, head_rows
 from specdec_core.shared_embedding_draft import draft_from_master
 
 
@@ -48,8 +48,7 @@ def fake_shards(master, vocab_size: int, n: int, top_k: int = 8) -> list[dict]:
 def test_fit_lowers_the_loss_and_resumes_where_it_stopped(tiny, tmp_path):
     master = llama_master(tiny.vocab_size)
     vocab_ids = torch.arange(tiny.vocab_size // 2, tiny.vocab_size)          # a head over half the vocabulary
-    to_head = torch.full((tiny.vocab_size,), -1, dtype=torch.long)
-    to_head[vocab_ids] = torch.arange(len(vocab_ids))
+    to_head = head_rows(vocab_ids, tiny.vocab_size)
     shards = fake_shards(master, tiny.vocab_size, 16)
     batches, held = batches_of(shards), batches_of(shards)[0]
     torch.manual_seed(0)

@@ -123,6 +123,13 @@ def refine(minutes: float | None, threads: int, log=print) -> dict:
     return ck
 
 
+def head_rows(vocab_ids: torch.Tensor, vocab_size: int) -> torch.Tensor:
+    """For each token of the vocabulary, its row in the draft's head, or -1 where it has none."""
+    rows = torch.full((vocab_size,), -1, dtype=torch.long)
+    rows[vocab_ids] = torch.arange(len(vocab_ids))
+    return rows
+
+
 def batches_of(shards: list[dict]) -> list[list[tuple]]:
     train_set = sorted(examples(shards), key=lambda e: len(e[0]))      # similar lengths share a batch: less padding
     return [train_set[i : i + BATCH] for i in range(0, len(train_set), BATCH)]
@@ -131,8 +138,7 @@ def batches_of(shards: list[dict]) -> list[list[tuple]]:
 def fit(draft, vocab_ids, batches, held, epochs: int, peak_lr: float, ck_path, minutes, log) -> dict:
     """Train the draft in place, resuming from and checkpointing to ``ck_path``; the checkpoint
     of a finished run holds the final weights. Returns that checkpoint's dict."""
-    to_head = torch.full((draft.model.embed_tokens.num_embeddings,), -1, dtype=torch.long)
-    to_head[vocab_ids] = torch.arange(len(vocab_ids))
+    to_head = head_rows(vocab_ids, draft.model.embed_tokens.num_embeddings)
     draft.model.embed_tokens.weight.requires_grad_(False)
     params = [p for p in draft.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=peak_lr, betas=(0.9, 0.98), weight_decay=0.0)
