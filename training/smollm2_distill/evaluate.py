@@ -6,6 +6,8 @@
   held-out topics' and the pair's example prompts, none of which the distillation saw.
 * cost: median ms of one cached single-token forward, draft and master side by side, and of the
   master's forward over k + 1 new tokens (its verification), as a multiple of its one-token forward.
+* head mass: the share of the master's probability (T 0.7, top-p 0.95) on the tokens the distilled
+  draft's head covers, a ceiling on its alpha.
 * size of the shipped files.
 """
 from __future__ import annotations
@@ -44,6 +46,7 @@ def evaluate(threads: int, log=print) -> dict:
     metrics = {"prompts": len(texts), "positions": sum(len(a["p"]) for a in answers), "alpha": table,
                "ms_per_token": costs, "c": {n: costs[n] / costs["master"] for n in costs if n != "master"},
                "verify_cost": {k: ms / costs["master"] for k, ms in verify.items()},
+               "head_mass": head_mass(pair.scribe("distilled").vocab_ids, answers),
                "distilled_mb": round(sum(f.stat().st_size for f in DISTILLED_DIR.iterdir()) / 1e6, 1),
                "threads": threads}
     METRICS.write_text(json.dumps(metrics, indent=1))
@@ -67,6 +70,12 @@ def alpha_of(scribe, answers: list[dict]) -> dict:
             overlap = torch.minimum(probs_from_logits(a["p"], config), probs_from_logits(q, config)).sum(-1)
             totals[name] += overlap.tolist()
     return {name: statistics.fmean(v) for name, v in totals.items()}
+
+
+def head_mass(vocab_ids: torch.Tensor, answers: list[dict]) -> float:
+    """Mean share of the master's sampled-from probability on the head's tokens, over every position."""
+    config = SETTINGS["T=0.7, top-p=0.95"]
+    return statistics.fmean(torch.cat([probs_from_logits(a["p"], config)[:, vocab_ids].sum(-1) for a in answers]).tolist())
 
 
 def scribe_logits(scribe, sequence: list[int], start: int, n: int) -> torch.Tensor:
