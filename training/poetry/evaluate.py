@@ -22,6 +22,7 @@ import torch.nn.functional as F
 
 from specdec_core.scribes.ngram import NgramModel
 from training.poetry import data, form
+from training.poetry.sample import sample_after
 from training.poetry.models import describe
 from training.poetry.paths import ASSETS, SEED
 from training.poetry.tokenizer import read_entries
@@ -82,12 +83,7 @@ def master_samples(master, n: int, length: int, temperature: float, seed: int,
     """``n`` sequences ``<s> ...`` sampled from the master (batched, cached), cut at ``</s>``."""
     gen = torch.Generator().manual_seed(seed)
     ids = torch.full((n, 1), data.BOS_ID, dtype=torch.long)
-    out = master(input_ids=ids, use_cache=True)
-    for _ in range(length - 1):
-        probs = F.softmax(out.logits[:, -1] / temperature, dim=-1)
-        nxt = torch.multinomial(probs, 1, generator=gen)                 # (n, 1)
-        ids = torch.cat([ids, nxt], 1)
-        out = master(input_ids=nxt, cache=out.cache, use_cache=True)
+    ids = torch.cat([ids, sample_after(master, ids, length - 1, temperature, gen)], 1)
     if not cut_at_eos:
         return list(ids)
     seqs = []

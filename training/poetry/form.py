@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 
 import torch
-import torch.nn.functional as F
 
 from training.poetry import data
+from training.poetry.sample import sample_after
 
 MAX_NEW = 64
 MARKS = "，。？！；：、"
@@ -32,14 +32,7 @@ def continuations(model, tokenizer, heads: list[str], temperature: float, seed: 
     for length in sorted({len(h) for h in heads}):
         group = [h for h in heads if len(h) == length]
         ids = torch.tensor([tokenizer(h).input_ids for h in group])        # <s> + head, equal lengths
-        step = model(input_ids=ids, use_cache=True)
-        written = []
-        for _ in range(MAX_NEW):
-            probs = F.softmax(step.logits[:, -1].float() / temperature, dim=-1)
-            nxt = torch.multinomial(probs, 1, generator=gen)
-            written.append(nxt)
-            step = model(input_ids=nxt, cache=step.cache, use_cache=True)
-        rows = torch.cat(written, 1).tolist()
+        rows = sample_after(model, ids, MAX_NEW, temperature, gen).tolist()
         for h, row in zip(group, rows):
             row = row[: row.index(data.EOS_ID)] if data.EOS_ID in row else row
             out.setdefault(h, []).append(tokenizer.decode(row, skip_special_tokens=True).replace(" ", ""))
