@@ -1,8 +1,10 @@
-"""``python -m training.smollm2_distill {teacher,student,refine,eval,all} [--minutes M] [--threads N]``.
+"""``python -m training.smollm2_distill {teacher,student,refine,onpolicy,polish,eval,all} [--minutes M] [--threads N]``.
 
 teacher: the master's answers to the training prompts with its top-k (data/smollm2/teacher/);
 student: the distilled scribe, trained on the first round's answers (assets/models/smollm2/distilled/);
 refine:  that scribe, trained on every round's answers (same place);
+onpolicy: that scribe's own answers to the training prompts, with the master's top-k (data/smollm2/onpolicy/);
+polish:  that scribe, trained on the master's answers and its own (same place);
 eval:    alpha on held-out prompts and the student's cost, into the model card's metrics.
 Each stage resumes where it stopped; progress goes to data/smollm2/distill.log.
 """
@@ -13,7 +15,7 @@ import logging
 
 from training.smollm2_distill.paths import DATA, LOG
 
-STAGES = ("teacher", "student", "refine", "eval")
+STAGES = ("teacher", "student", "refine", "onpolicy", "polish", "eval")
 
 
 def logger() -> logging.Logger:
@@ -38,6 +40,12 @@ def run_stage(stage: str, minutes: float | None, threads: int, part: tuple[int, 
     elif stage == "refine":
         from training.smollm2_distill.train import refine
         refine(minutes, threads, log.info)
+    elif stage == "onpolicy":
+        from training.smollm2_distill.onpolicy import generate
+        log.info("onpolicy: %d shards present", generate(minutes, threads, log.info, part))
+    elif stage == "polish":
+        from training.smollm2_distill.train import polish
+        polish(minutes, threads, log.info)
     else:
         from training.smollm2_distill.evaluate import evaluate
         evaluate(threads, log.info)
@@ -49,7 +57,7 @@ def main() -> None:
     ap.add_argument("stage", choices=STAGES + ("all",))
     ap.add_argument("--minutes", type=float, default=None, help="time budget per stage (default: none)")
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--part", default="0/1", help="teacher only: write shards i mod n, as i/n (run n at once)")
+    ap.add_argument("--part", default="0/1", help="teacher and onpolicy: write shards i mod n, as i/n (run n at once)")
     args = ap.parse_args()
     part = tuple(int(x) for x in args.part.split("/"))
     for stage in STAGES if args.stage == "all" else (args.stage,):

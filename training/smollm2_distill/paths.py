@@ -7,3 +7,4 @@ DATA = Path(os.environ.get("SMOLLM2_DATA", REPO / "data" / "smollm2"))   # gitig
 TEACHER = DATA / "teacher"       # one file per batch of answers, with the master's top-k
 CKPT = DATA / "ckpt"
 LOG = DATA / "distill.log"
+ONPOLICY = DATA / "onpolicy"     # the draft's answers, with the master's top-k

@@ -18,6 +18,7 @@ from specdec_core.pairs import load_pair
 from specdec_core.shared_embedding_draft import draft_from_master, save_draft
 from specdec_core.smollm_pair import DISTILLED_DIR
 from training.smollm2_distill.paths import CKPT
+from training.smollm2_distill import onpolicy
 from training.smollm2_distill.teacher import load_shards
 
 LAYERS = [0, 1, 2, 3]      # the master's first layers: the closest start of those tried (alpha bound 0.07 at step 0)
@@ -28,6 +29,8 @@ WARMUP = 40
 EPOCHS = 3
 REFINE_EPOCHS = 2
 REFINE_LR = 5e-4
+POLISH_EPOCHS = 2
+POLISH_LR = 3e-4
 CKPT_MINUTES = 3.0
 SEED = 5
 
@@ -120,6 +123,29 @@ def refine(minutes: float | None, threads: int, log=print) -> dict:
     ck = fit(draft, vocab_ids, batches_of(shards), examples(held), REFINE_EPOCHS, REFINE_LR, CKPT / "refine.pt", minutes, log)
     save_draft(draft, vocab_ids, DISTILLED_DIR)
     log(f"saved {DISTILLED_DIR} after {ck['step']} refining steps on {len(shards)} shards")
+    return ck
+
+
+def polish(minutes: float | None, threads: int, log=print) -> dict:
+    """Round three: round two's final draft, POLISH_EPOCHS over the master's answers and the draft's
+    own (the onpolicy stage), both labelled with the master's top-k; same held-back shards."""
+    torch.set_num_threads(threads)
+    torch.manual_seed(SEED + 2)
+    second = CKPT / "refine.pt"
+    round_two = torch.load(second, weights_only=False) if second.exists() else {}
+    if not round_two.get("finished"):
+        raise SystemExit("run the refine stage to its end first: polishing starts from round two's final draft")
+    shards, held = load_shards()
+    own = onpolicy.load_shards()
+    if not own:
+        raise SystemExit("run the onpolicy stage first: the draft's own answers are missing")
+    pair = load_pair("smollm2", "cpu")
+    vocab_ids = round_two["vocab_ids"]
+    draft = draft_from_master(pair.target, LAYERS, vocab_ids).train()
+    draft.load_state_dict(round_two["draft"], strict=False)
+    ck = fit(draft, vocab_ids, batches_of(shards + own), examples(held), POLISH_EPOCHS, POLISH_LR, CKPT / "polish.pt", minutes, log)
+    save_draft(draft, vocab_ids, DISTILLED_DIR)
+    log(f"saved {DISTILLED_DIR} after {ck['step']} polishing steps on {len(shards)} + {len(own)} shards")
     return ck
 
 
