@@ -62,5 +62,8 @@ def test_answers_to_the_held_back_prompts_stay_out_of_training(monkeypatch, tmp_
     held = teacher.held_back()
     written = held + [0, held[-1] + 1]
     for i in written:
+        onpolicy.shard_path(i).parent.mkdir(exist_ok=True)
         torch.save({"index": i}, onpolicy.shard_path(i))
+    torch.save({"index": 0}, tmp_path / "elsewhere.pt")
     assert sorted(s["index"] for s in onpolicy.load_shards()) == [0, held[-1] + 1]
+    assert onpolicy.load_shards(round_no=4) == []

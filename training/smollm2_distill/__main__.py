@@ -29,7 +29,7 @@ def logger() -> logging.Logger:
     return log
 
 
-def run_stage(stage: str, minutes: float | None, threads: int, part: tuple[int, int] = (0, 1)) -> None:
+def run_stage(stage: str, minutes: float | None, threads: int, part: tuple[int, int] = (0, 1), round_no: int = 3) -> None:
     log = logger()
     if stage == "teacher":
         from training.smollm2_distill.teacher import generate
@@ -42,7 +42,7 @@ def run_stage(stage: str, minutes: float | None, threads: int, part: tuple[int, 
         refine(minutes, threads, log.info)
     elif stage == "onpolicy":
         from training.smollm2_distill.onpolicy import generate
-        log.info("onpolicy: %d shards present", generate(minutes, threads, log.info, part))
+        log.info("onpolicy: %d shards present", generate(minutes, threads, log.info, part, round_no))
     elif stage == "polish":
         from training.smollm2_distill.train import polish
         polish(minutes, threads, log.info)
@@ -58,10 +58,11 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=None, help="time budget per stage (default: none)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--part", default="0/1", help="teacher and onpolicy: write shards i mod n, as i/n (run n at once)")
+    ap.add_argument("--round", type=int, default=3, help="onpolicy only: the round to write (3: the one polish trains on)")
     args = ap.parse_args()
     part = tuple(int(x) for x in args.part.split("/"))
     for stage in STAGES if args.stage == "all" else (args.stage,):
-        run_stage(stage, args.minutes, args.threads, part)
+        run_stage(stage, args.minutes, args.threads, part, args.round)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,9 @@ text and the teacher scores it. The teacher stage spends a master forward on eve
 answers, and one master forward over each whole answer labels all of its positions at once. The
 answers are to the training prompts again (never a held-out one), sampled at temperature 0.7,
 top-p 0.95, each batch with its own seed; shards have the teacher stage's format.
+
+Rounds are numbered as in the model card: round 3 is the first on-policy text (sampled by round
+two's draft, trained on by the polish stage); round 4 is sampled by whatever draft is shipped then.
 """
 from __future__ import annotations
 
@@ -20,39 +23,43 @@ from training.smollm2_distill.paths import ONPOLICY
 from training.smollm2_distill.teacher import MAX_NEW_TOKENS, TOP_K, held_back, prompt_batches
 
 SEED = 1011
+FIRST_ROUND = 3
 SAMPLING = SamplingConfig(0.7, top_p=0.95)
 LABEL_ROWS = 8             # answers per master forward: bounds the logits' memory
 
 
-def shard_path(index: int):
-    return ONPOLICY / f"shard_{index:04d}.pt"
+def shard_path(index: int, round_no: int = FIRST_ROUND):
+    return ONPOLICY / f"round{round_no}" / f"shard_{index:04d}.pt"
 
 
-def generate(minutes: float | None = None, threads: int = 1, log=print, part: tuple[int, int] = (0, 1)) -> int:
-    """Write missing shards (``part`` as in the teacher stage); stop after ``minutes``. Returns shards present."""
+def generate(minutes: float | None = None, threads: int = 1, log=print, part: tuple[int, int] = (0, 1),
+             round_no: int = FIRST_ROUND) -> int:
+    """Write round ``round_no``'s missing shards with the shipped distilled draft (``part`` as in
+    the teacher stage); stop after ``minutes``. Returns shards present."""
     torch.set_num_threads(threads)
-    ONPOLICY.mkdir(parents=True, exist_ok=True)
+    shard_path(0, round_no).parent.mkdir(parents=True, exist_ok=True)
+    seed = SEED + 1000 * (round_no - FIRST_ROUND)
     pair = load_pair("smollm2", "cpu")
     scribe = pair.scribe("distilled")
     batches = prompt_batches()
     started = time.time()
     for index, batch in enumerate(batches):
-        if index % part[1] != part[0] or shard_path(index).exists():
+        if index % part[1] != part[0] or shard_path(index, round_no).exists():
             continue
         if minutes is not None and time.time() - started > minutes * 60:
             break
         t0 = time.time()
         prompts = [pair.encode_prompt(t, MAX_NEW_TOKENS) for t in batch]
-        answers = draft_answers(scribe.model, scribe.vocab_ids, prompts, pair.tokenizer, SEED + index)
+        answers = draft_answers(scribe.model, scribe.vocab_ids, prompts, pair.tokenizer, seed + index)
         t1 = time.time()
         shard = master_labels(pair.target, prompts, answers, pair.tokenizer.pad_token_id)
-        tmp = shard_path(index).with_suffix(".tmp")
+        tmp = shard_path(index, round_no).with_suffix(".tmp")
         torch.save(shard, tmp)
-        tmp.replace(shard_path(index))
+        tmp.replace(shard_path(index, round_no))
         n = sum(map(len, answers))
-        log(f"on-policy shard {index + 1}/{len(batches)}: {n} answer tokens, "
+        log(f"on-policy round {round_no} shard {index + 1}/{len(batches)}: {n} answer tokens, "
             f"{n / (t1 - t0):.0f} tok/s sampled, {n / (time.time() - t1):.0f} tok/s labelled")
-    return sum(shard_path(i).exists() for i in range(len(batches)))
+    return sum(shard_path(i, round_no).exists() for i in range(len(batches)))
 
 
 @torch.inference_mode()
@@ -107,8 +114,9 @@ def master_labels(master, prompts: list[list[int]], answers: list[list[int]], pa
     return shard
 
 
-def load_shards() -> list[dict]:
-    """The shards written so far, less those answering the held-back batches' prompts: the held-back
+def load_shards(round_no: int = FIRST_ROUND) -> list[dict]:
+    """Round ``round_no``'s shards written so far, less those answering the held-back batches' prompts: the held-back
     answers stay unseen."""
     held = held_back()
-    return [torch.load(shard_path(i)) for i in range(len(prompt_batches())) if i not in held and shard_path(i).exists()]
+    paths = [shard_path(i, round_no) for i in range(len(prompt_batches())) if i not in held]
+    return [torch.load(path) for path in paths if path.exists()]
