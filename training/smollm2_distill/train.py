@@ -111,15 +111,8 @@ def refine(minutes: float | None, threads: int, log=print) -> dict:
     """
     torch.set_num_threads(threads)
     torch.manual_seed(SEED + 1)
-    first = CKPT / "draft.pt"
-    round_one = torch.load(first, weights_only=False) if first.exists() else {}
-    if not round_one.get("finished"):
-        raise SystemExit("run the student stage to its end first: refining starts from round one's final draft")
+    draft, vocab_ids = finished_draft("draft.pt", "run the student stage to its end first: refining starts from round one's final draft")
     shards, held = load_shards()
-    pair = load_pair("smollm2", "cpu")
-    vocab_ids = round_one["vocab_ids"]
-    draft = draft_from_master(pair.target, LAYERS, vocab_ids).train()
-    draft.load_state_dict(round_one["draft"], strict=False)
     ck = fit(draft, vocab_ids, batches_of(shards), examples(held), REFINE_EPOCHS, REFINE_LR, CKPT / "refine.pt", minutes, log)
     save_draft(draft, vocab_ids, DISTILLED_DIR)
     log(f"saved {DISTILLED_DIR} after {ck['step']} refining steps on {len(shards)} shards")
@@ -131,22 +124,27 @@ def polish(minutes: float | None, threads: int, log=print) -> dict:
     own (the onpolicy stage), both labelled with the master's top-k; same held-back shards."""
     torch.set_num_threads(threads)
     torch.manual_seed(SEED + 2)
-    second = CKPT / "refine.pt"
-    round_two = torch.load(second, weights_only=False) if second.exists() else {}
-    if not round_two.get("finished"):
-        raise SystemExit("run the refine stage to its end first: polishing starts from round two's final draft")
+    draft, vocab_ids = finished_draft("refine.pt", "run the refine stage to its end first: polishing starts from round two's final draft")
     shards, held = load_shards()
     own = onpolicy.load_shards()
     if not own:
         raise SystemExit("run the onpolicy stage first: the draft's own answers are missing")
-    pair = load_pair("smollm2", "cpu")
-    vocab_ids = round_two["vocab_ids"]
-    draft = draft_from_master(pair.target, LAYERS, vocab_ids).train()
-    draft.load_state_dict(round_two["draft"], strict=False)
     ck = fit(draft, vocab_ids, batches_of(shards + own), examples(held), POLISH_EPOCHS, POLISH_LR, CKPT / "polish.pt", minutes, log)
     save_draft(draft, vocab_ids, DISTILLED_DIR)
     log(f"saved {DISTILLED_DIR} after {ck['step']} polishing steps on {len(shards)} + {len(own)} shards")
     return ck
+
+
+def finished_draft(ck_name: str, missing: str) -> tuple[torch.nn.Module, torch.Tensor]:
+    """(draft, vocab_ids) from the finished checkpoint of an earlier round, ready to train on."""
+    path = CKPT / ck_name
+    earlier = torch.load(path, weights_only=False) if path.exists() else {}
+    if not earlier.get("finished"):
+        raise SystemExit(missing)
+    pair = load_pair("smollm2", "cpu")
+    draft = draft_from_master(pair.target, LAYERS, earlier["vocab_ids"]).train()
+    draft.load_state_dict(earlier["draft"], strict=False)
+    return draft, earlier["vocab_ids"]
 
 
 def head_rows(vocab_ids: torch.Tensor, vocab_size: int) -> torch.Tensor:
