@@ -17,6 +17,7 @@ import torch
 from specdec_core.pairs import load_pair
 from specdec_core.scribes import NgramModel
 from specdec_core.smollm_pair import EXAMPLE_PROMPTS, NGRAM_FILE
+from training.smollm2_distill.teacher import left_padded
 
 ORDER = 4
 SAMPLES_PER_PROMPT = 1
@@ -107,9 +108,8 @@ def master_answers(pair, prompts: list[list[int]]) -> list[list[int]]:
 @torch.inference_mode()
 def _answer_batch(pair, prompts: list[list[int]]) -> list[list[int]]:
     pad, eos = pair.tokenizer.pad_token_id, pair.tokenizer.eos_token_id
-    width = max(map(len, prompts))
-    ids = torch.tensor([[pad] * (width - len(p)) + p for p in prompts])  # left padding: answers start together
-    mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in prompts])
+    ids, mask = left_padded(prompts, pad)
+    width = ids.shape[1]
     out = pair.target.generate(
         input_ids=ids, attention_mask=mask, do_sample=True, temperature=0.7, top_p=0.95,
         max_new_tokens=MAX_NEW_TOKENS, pad_token_id=pad, eos_token_id=eos,

@@ -20,7 +20,7 @@ from transformers import DynamicCache
 from specdec_core.pairs import load_pair
 from specdec_core.sampling import SamplingConfig, probs_from_logits
 from training.smollm2_distill.paths import ONPOLICY
-from training.smollm2_distill.teacher import MAX_NEW_TOKENS, TOP_K, held_back, prompt_batches
+from training.smollm2_distill.teacher import MAX_NEW_TOKENS, TOP_K, held_back, left_padded, prompt_batches, save_shard
 
 SEED = 1011
 FIRST_ROUND = 3
@@ -53,9 +53,7 @@ def generate(minutes: float | None = None, threads: int = 1, log=print, part: tu
         answers = draft_answers(scribe.model, scribe.vocab_ids, prompts, pair.tokenizer, seed + index)
         t1 = time.time()
         shard = master_labels(pair.target, prompts, answers, pair.tokenizer.pad_token_id)
-        tmp = shard_path(index, round_no).with_suffix(".tmp")
-        torch.save(shard, tmp)
-        tmp.replace(shard_path(index, round_no))
+        save_shard(shard, shard_path(index, round_no))
         n = sum(map(len, answers))
         log(f"on-policy round {round_no} shard {index + 1}/{len(batches)}: {n} answer tokens, "
             f"{n / (t1 - t0):.0f} tok/s sampled, {n / (time.time() - t1):.0f} tok/s labelled")
@@ -70,9 +68,7 @@ def draft_answers(draft, vocab_ids: torch.Tensor, prompts: list[list[int]], toke
     Rotary positions are relative, so left padding (masked) leaves the attention as it would be
     unpadded."""
     pad, eos = tokenizer.pad_token_id, tokenizer.eos_token_id
-    width = max(map(len, prompts))
-    ids = torch.tensor([[pad] * (width - len(p)) + p for p in prompts])
-    mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in prompts])
+    ids, mask = left_padded(prompts, pad)
     generator = torch.Generator().manual_seed(seed)
     cache, answers, done = DynamicCache(), [[] for _ in prompts], torch.zeros(len(prompts), dtype=torch.bool)
     step_ids = ids
@@ -103,14 +99,12 @@ def master_labels(master, prompts: list[list[int]], answers: list[list[int]], pa
         mask = torch.tensor([[1] * len(s) + [0] * (width - len(s)) for s in seqs])
         hidden = master.model(input_ids=ids, attention_mask=mask).last_hidden_state
         for row, (seq, prompt) in enumerate(zip(seqs, prompts[start:start + LABEL_ROWS])):
-            n = len(seq) - len(prompt)
             logits = master.lm_head(hidden[row, len(prompt) - 1:len(seq) - 1])     # answer positions only
             top = logits.float().log_softmax(-1).topk(min(TOP_K, logits.shape[-1]), dim=-1)
             shard["sequences"].append(seq)
             shard["prompt_lens"].append(len(prompt))
             shard["topk_ids"].append(top.indices.to(torch.int32).clone())
             shard["topk_logp"].append(top.values.to(torch.float16).clone())
-            assert len(shard["topk_ids"][-1]) == n
     return shard
 
 

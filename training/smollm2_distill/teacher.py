@@ -58,9 +58,7 @@ def generate(minutes: float | None = None, threads: int = 1, log=print, part: tu
             break
         t0 = time.time()
         shard = answer_batch(pair, [pair.encode_prompt(t, MAX_NEW_TOKENS) for t in batch], SEED + index)
-        tmp = shard_path(index).with_suffix(".tmp")
-        torch.save(shard, tmp)
-        tmp.replace(shard_path(index))
+        save_shard(shard, shard_path(index))
         n = sum(len(a) for a in shard["topk_ids"])
         log(f"shard {index + 1}/{len(batches)}: {n} answer tokens, {n / (time.time() - t0):.0f} tok/s")
     return sum(shard_path(i).exists() for i in range(len(batches)))
@@ -74,9 +72,8 @@ def answer_batch(pair, prompts: list[list[int]], seed: int, max_new_tokens: int 
     With ``keep_logits`` the shard also holds the master's whole raw logits at each answer position.
     """
     pad, eos = pair.tokenizer.pad_token_id, pair.tokenizer.eos_token_id
-    width = max(map(len, prompts))
-    ids = torch.tensor([[pad] * (width - len(p)) + p for p in prompts])
-    mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in prompts])
+    ids, mask = left_padded(prompts, pad)
+    width = ids.shape[1]
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)                       # generate samples from the global RNG
         out = pair.target.generate(
@@ -97,6 +94,21 @@ def answer_batch(pair, prompts: list[list[int]], seed: int, max_new_tokens: int 
         if keep_logits:
             shard["logits"].append(torch.stack([step[row] for step in out.logits[:n]]).float())
     return shard
+
+
+def left_padded(prompts: list[list[int]], pad: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """(ids, attention mask) with every prompt ending in the last column: answers start together."""
+    width = max(map(len, prompts))
+    ids = torch.tensor([[pad] * (width - len(p)) + p for p in prompts])
+    mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in prompts])
+    return ids, mask
+
+
+def save_shard(shard: dict, path) -> None:
+    """Write through a temporary file, so an interrupted run never leaves a half shard to resume from."""
+    tmp = path.with_suffix(".tmp")
+    torch.save(shard, tmp)
+    tmp.replace(path)
 
 
 def load_shards(first_round_only: bool = False) -> tuple[list[dict], list[dict]]:
