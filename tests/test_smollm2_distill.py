@@ -68,3 +68,14 @@ def test_fit_lowers_the_loss_and_resumes_where_it_stopped(tiny, tmp_path):
     assert lines[0].startswith(f"resumed draft.pt at step {first['step']}")
     assert again["step"] == first["step"]
     assert abs(evaluate(fresh, held, to_head)[0] - after) < 1e-5        # the checkpoint holds the final weights
+
+
+def test_all_runs_every_stage_and_samples_each_round_before_training_on_it():
+    from training.smollm2_distill.__main__ import STAGES, every_step
+    from training.smollm2_distill.train import POLISH_ROUNDS
+    steps = every_step()
+    assert {stage for stage, _ in steps} == set(STAGES)
+    assert steps[-1][0] == "eval"
+    for r in POLISH_ROUNDS:
+        assert steps.index(("onpolicy", r)) < steps.index(("polish", r))
+        assert r == min(POLISH_ROUNDS) or steps.index(("polish", r - 1)) < steps.index(("onpolicy", r))

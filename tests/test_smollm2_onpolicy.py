@@ -1,9 +1,11 @@
-"""The on-policy stage's two halves on a tiny Llama: the draft's batched answers and the master's labels.
+"""The on-policy stage's two halves on a tiny Llama (the draft's batched answers and the master's
+labels), and how its rounds reach training.
 
 Both batch prompts of different lengths, so padding must change nothing: a greedy batched answer
 must equal the same prompt's answer alone, and each label must equal the master's top-k from an
 unpadded forward over that one sequence.
 """
+import pytest
 import torch
 
 from specdec_core.sampling import SamplingConfig
@@ -67,3 +69,17 @@ def test_answers_to_the_held_back_prompts_stay_out_of_training(monkeypatch, tmp_
     torch.save({"index": 0}, tmp_path / "elsewhere.pt")
     assert sorted(s["index"] for s in onpolicy.load_shards()) == [0, held[-1] + 1]
     assert onpolicy.load_shards(round_no=4) == []
+
+
+def test_a_polish_round_waits_for_all_of_its_on_policy_text(monkeypatch, tmp_path):
+    from training.smollm2_distill import onpolicy, train
+    monkeypatch.setattr(onpolicy, "ONPOLICY", tmp_path)
+    total = onpolicy.missing_shards(4)
+    for i in range(3):
+        onpolicy.shard_path(i, 4).parent.mkdir(exist_ok=True)
+        torch.save({"index": i}, onpolicy.shard_path(i, 4))
+    assert onpolicy.missing_shards(4) == total - 3 and onpolicy.missing_shards(3) == total
+    with pytest.raises(SystemExit, match=f"onpolicy --round 4 .* {total - 3} of its shards"):
+        train.polish(None, 1, round_no=4)
+    with pytest.raises(SystemExit, match="rounds 3, 4, not 7"):
+        train.polish(None, 1, round_no=7)

@@ -1,11 +1,12 @@
-"""``python -m training.smollm2_distill {teacher,student,refine,onpolicy,polish,eval,all} [--minutes M] [--threads N]``.
+"""``python -m training.smollm2_distill {teacher,student,refine,onpolicy,polish,eval,all} [--minutes M] [--threads N] [--round R]``.
 
 teacher: the master's answers to the training prompts with its top-k (data/smollm2/teacher/);
 student: the distilled scribe, trained on the first round's answers (assets/models/smollm2/distilled/);
 refine:  that scribe, trained on every round's answers (same place);
-onpolicy: that scribe's own answers to the training prompts, with the master's top-k (data/smollm2/onpolicy/);
-polish:  that scribe, trained on the master's answers and its own (same place);
+onpolicy: that scribe's own answers to the training prompts, with the master's top-k (data/smollm2/onpolicy/roundR/);
+polish:  that scribe, trained on the master's answers and its own from rounds 3 to R (same place);
 eval:    alpha on held-out prompts and the student's cost, into the model card's metrics.
+all:     every stage in order, onpolicy and polish once for each round (3, then 4).
 Each stage resumes where it stopped; progress goes to data/smollm2/distill.log.
 """
 from __future__ import annotations
@@ -45,7 +46,7 @@ def run_stage(stage: str, minutes: float | None, threads: int, part: tuple[int, 
         log.info("onpolicy: %d shards present", generate(minutes, threads, log.info, part, round_no))
     elif stage == "polish":
         from training.smollm2_distill.train import polish
-        polish(minutes, threads, log.info)
+        polish(minutes, threads, log.info, round_no)
     else:
         from training.smollm2_distill.evaluate import evaluate
         evaluate(threads, log.info)
@@ -58,11 +59,19 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=None, help="time budget per stage (default: none)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--part", default="0/1", help="teacher and onpolicy: write shards i mod n, as i/n (run n at once)")
-    ap.add_argument("--round", type=int, default=3, help="onpolicy only: the round to write (3: the one polish trains on)")
+    ap.add_argument("--round", type=int, default=3, help="onpolicy: the round of the draft's answers to write; polish: the round to train (3 or 4)")
     args = ap.parse_args()
     part = tuple(int(x) for x in args.part.split("/"))
-    for stage in STAGES if args.stage == "all" else (args.stage,):
-        run_stage(stage, args.minutes, args.threads, part, args.round)
+    steps = every_step() if args.stage == "all" else [(args.stage, args.round)]
+    for stage, round_no in steps:
+        run_stage(stage, args.minutes, args.threads, part, round_no)
+
+
+def every_step() -> list[tuple[str, int]]:
+    """(stage, round) in order: the draft of each on-policy round samples the next round's text."""
+    from training.smollm2_distill.train import POLISH_ROUNDS
+    on_policy = [(stage, r) for r in POLISH_ROUNDS for stage in ("onpolicy", "polish")]
+    return [("teacher", 3), ("student", 3), ("refine", 3), *on_policy, ("eval", 3)]
 
 
 if __name__ == "__main__":

@@ -57,7 +57,7 @@ def generate(minutes: float | None = None, threads: int = 1, log=print, part: tu
         n = sum(map(len, answers))
         log(f"on-policy round {round_no} shard {index + 1}/{len(batches)}: {n} answer tokens, "
             f"{n / (t1 - t0):.0f} tok/s sampled, {n / (time.time() - t1):.0f} tok/s labelled")
-    return sum(shard_path(i, round_no).exists() for i in range(len(batches)))
+    return len(batches) - missing_shards(round_no)
 
 
 @torch.inference_mode()
@@ -106,6 +106,11 @@ def master_labels(master, prompts: list[list[int]], answers: list[list[int]], pa
             shard["topk_ids"].append(top.indices.to(torch.int32).clone())
             shard["topk_logp"].append(top.values.to(torch.float16).clone())
     return shard
+
+
+def missing_shards(round_no: int) -> int:
+    """How many of round ``round_no``'s shards are still to be written."""
+    return sum(not shard_path(i, round_no).exists() for i in range(len(prompt_batches())))
 
 
 def load_shards(round_no: int = FIRST_ROUND) -> list[dict]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import NamedTuple
 
 import torch
 
@@ -29,8 +30,6 @@ WARMUP = 40
 EPOCHS = 3
 REFINE_EPOCHS = 2
 REFINE_LR = 5e-4
-POLISH_EPOCHS = 2
-POLISH_LR = 3e-4
 CKPT_MINUTES = 3.0
 SEED = 5
 
@@ -119,19 +118,38 @@ def refine(minutes: float | None, threads: int, log=print) -> dict:
     return ck
 
 
-def polish(minutes: float | None, threads: int, log=print) -> dict:
-    """Round three: round two's final draft, POLISH_EPOCHS over the master's answers and the draft's
-    own (the onpolicy stage), both labelled with the master's top-k; same held-back shards."""
+class PolishRound(NamedTuple):
+    starts_from: str      # the previous round's checkpoint, finished
+    checkpoint: str
+    epochs: float
+    peak_lr: float
+
+
+POLISH_ROUNDS = {3: PolishRound("refine.pt", "polish.pt", 2, 3e-4),
+                 4: PolishRound("polish.pt", "polish_round4.pt", 1.5, 2e-4)}
+
+
+def polish(minutes: float | None, threads: int, log=print, round_no: int = onpolicy.FIRST_ROUND) -> dict:
+    """Round three and on: the previous round's final draft, trained on the master's answers and the
+    draft's own answers from every on-policy round so far (the onpolicy stage), all labelled with
+    the master's top-k; same held-back shards. Round four adds text sampled by round three's draft
+    and starts from that finished draft: fewer epochs (one and a half, as much time as round three's
+    two had, on half as much text again) and a lower peak lr."""
+    if round_no not in POLISH_ROUNDS:
+        raise SystemExit(f"polish has rounds {', '.join(map(str, POLISH_ROUNDS))}, not {round_no}")
+    missing = onpolicy.missing_shards(round_no)
+    if missing:
+        raise SystemExit(f"run onpolicy --round {round_no} to its end first: {missing} of its shards are missing")
+    plan = POLISH_ROUNDS[round_no]
     torch.set_num_threads(threads)
-    torch.manual_seed(SEED + 2)
-    draft, vocab_ids = finished_draft("refine.pt", "run the refine stage to its end first: polishing starts from round two's final draft")
+    torch.manual_seed(SEED + round_no - 1)
+    draft, vocab_ids = finished_draft(plan.starts_from, f"finish round {round_no - 1} first: round {round_no} starts from its final draft")
     shards, held = load_shards()
-    own = onpolicy.load_shards()
-    if not own:
-        raise SystemExit("run the onpolicy stage first: the draft's own answers are missing")
-    ck = fit(draft, vocab_ids, batches_of(shards + own), examples(held), POLISH_EPOCHS, POLISH_LR, CKPT / "polish.pt", minutes, log)
+    own = [s for r in range(onpolicy.FIRST_ROUND, round_no + 1) for s in onpolicy.load_shards(r)]
+    ck = fit(draft, vocab_ids, batches_of(shards + own), examples(held), plan.epochs, plan.peak_lr,
+             CKPT / plan.checkpoint, minutes, log)
     save_draft(draft, vocab_ids, DISTILLED_DIR)
-    log(f"saved {DISTILLED_DIR} after {ck['step']} polishing steps on {len(shards)} + {len(own)} shards")
+    log(f"saved {DISTILLED_DIR} after {ck['step']} round-{round_no} polishing steps on {len(shards)} + {len(own)} shards")
     return ck
 
 
@@ -159,14 +177,14 @@ def batches_of(shards: list[dict]) -> list[list[tuple]]:
     return [train_set[i : i + BATCH] for i in range(0, len(train_set), BATCH)]
 
 
-def fit(draft, vocab_ids, batches, held, epochs: int, peak_lr: float, ck_path, minutes, log) -> dict:
+def fit(draft, vocab_ids, batches, held, epochs: float, peak_lr: float, ck_path, minutes, log) -> dict:
     """Train the draft in place, resuming from and checkpointing to ``ck_path``; the checkpoint
     of a finished run holds the final weights. Returns that checkpoint's dict."""
     to_head = head_rows(vocab_ids, draft.model.embed_tokens.num_embeddings)
     draft.model.embed_tokens.weight.requires_grad_(False)
     params = [p for p in draft.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=peak_lr, betas=(0.9, 0.98), weight_decay=0.0)
-    total = epochs * len(batches)
+    total = round(epochs * len(batches))
     ck_path.parent.mkdir(parents=True, exist_ok=True)
     step, history = 0, []
     if ck_path.exists():
