@@ -133,8 +133,8 @@ def polish(minutes: float | None, threads: int, log=print, round_no: int = onpol
     """Round three and on: the previous round's final draft, trained on the master's answers and the
     draft's own answers from every on-policy round so far (the onpolicy stage), all labelled with
     the master's top-k; same held-back shards. Round four adds text sampled by round three's draft
-    and starts from that finished draft: fewer epochs (one and a half, as much time as round three's
-    two had, on half as much text again) and a lower peak lr."""
+    and starts from that finished draft: one and a half epochs over half as much text again (about
+    as long as round three's two) and a lower peak lr."""
     if round_no not in POLISH_ROUNDS:
         raise SystemExit(f"polish has rounds {', '.join(map(str, POLISH_ROUNDS))}, not {round_no}")
     missing = onpolicy.missing_shards(round_no)
