@@ -9,7 +9,6 @@ prompts of the eval stage play no part in the choice.
 """
 from __future__ import annotations
 
-import statistics
 from typing import Iterable
 
 import torch
@@ -18,8 +17,9 @@ from specdec_core.pairs import load_pair
 from specdec_core.sampling import SamplingConfig, probs_from_logits
 from specdec_core.shared_embedding_draft import save_draft
 from specdec_core.smollm_pair import DISTILLED_DIR
+from specdec_core.theory import expected_acceptance
 from training.smollm2_distill.evaluate import scribe_logits
-from training.smollm2_distill.teacher import load_shards
+from training.smollm2_distill.teacher import held_back_shards
 
 SCALES = (0.9, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5)
 SETTING = SamplingConfig(0.7, top_p=0.95)
@@ -28,7 +28,7 @@ SETTING = SamplingConfig(0.7, top_p=0.95)
 def calibrate(threads: int, log=print) -> float:
     """Fit s, scale the shipped draft's head by it and save the draft again; returns s."""
     torch.set_num_threads(threads)
-    _, held = load_shards()
+    held = held_back_shards()
     if not held:
         raise SystemExit("run the teacher stage first: the held-back shards are missing")
     scribe = load_pair("smollm2", "cpu").scribe("distilled")
@@ -53,9 +53,10 @@ def held_back_rows(scribe, held: list[dict]) -> Iterable[tuple[torch.Tensor, tor
 
 def overlap_by_scale(rows, scales, config: SamplingConfig) -> dict[float, float]:
     """Mean sum_x min(p, q) over every position, with the draft's logits multiplied by each scale."""
-    overlaps = {s: [] for s in scales}
+    totals, positions = dict.fromkeys(scales, 0.0), 0
     for q_logits, p_logits in rows:
         p = probs_from_logits(p_logits, config)
         for s in scales:
-            overlaps[s] += torch.minimum(p, probs_from_logits(q_logits * s, config)).sum(-1).tolist()
-    return {s: statistics.fmean(v) for s, v in overlaps.items()}
+            totals[s] += expected_acceptance(p, probs_from_logits(q_logits * s, config)) * len(p)
+        positions += len(p)
+    return {s: total / positions for s, total in totals.items()}

@@ -115,6 +115,10 @@ def load_shards(first_round_only: bool = False) -> tuple[list[dict], list[dict]]
     """(training shards, held-back shards) among those written so far."""
     held = held_back()
     last = len(chunks(training_prompts())) if first_round_only else len(prompt_batches())
-    present = [i for i in range(last) if shard_path(i).exists()]
-    return ([torch.load(shard_path(i)) for i in present if i not in held],
-            [torch.load(shard_path(i)) for i in present if i in held])
+    present = [i for i in range(last) if shard_path(i).exists() and i not in held]
+    return [torch.load(shard_path(i)) for i in present], held_back_shards()
+
+
+def held_back_shards() -> list[dict]:
+    """The held-back shards written so far (all of the first round's, so in every load)."""
+    return [torch.load(shard_path(i)) for i in held_back() if shard_path(i).exists()]
