@@ -113,6 +113,18 @@ def missing_shards(round_no: int) -> int:
     return sum(not shard_path(i, round_no).exists() for i in range(len(prompt_batches())))
 
 
+def require_complete(round_no: int) -> None:
+    """Stop with the command to run while any of round ``round_no``'s shards is missing."""
+    missing = missing_shards(round_no)
+    if missing:
+        raise SystemExit(f"run onpolicy --round {round_no} to its end first: {missing} of its shards are missing")
+
+
+def shards_through(round_no: int) -> list[dict]:
+    """The draft's own answers of every round from the first to ``round_no``."""
+    return [shard for r in range(FIRST_ROUND, round_no + 1) for shard in load_shards(r)]
+
+
 def load_shards(round_no: int = FIRST_ROUND) -> list[dict]:
     """Round ``round_no``'s shards written so far, less those answering the held-back batches' prompts: the held-back
     answers stay unseen."""

@@ -137,15 +137,13 @@ def polish(minutes: float | None, threads: int, log=print, round_no: int = onpol
     as long as round three's two) and a lower peak lr."""
     if round_no not in POLISH_ROUNDS:
         raise SystemExit(f"polish has rounds {', '.join(map(str, POLISH_ROUNDS))}, not {round_no}")
-    missing = onpolicy.missing_shards(round_no)
-    if missing:
-        raise SystemExit(f"run onpolicy --round {round_no} to its end first: {missing} of its shards are missing")
+    onpolicy.require_complete(round_no)
     plan = POLISH_ROUNDS[round_no]
     torch.set_num_threads(threads)
     torch.manual_seed(SEED + round_no - 1)
     draft, vocab_ids = finished_draft(plan.starts_from, f"finish round {round_no - 1} first: round {round_no} starts from its final draft")
     shards, held = load_shards()
-    own = [s for r in range(onpolicy.FIRST_ROUND, round_no + 1) for s in onpolicy.load_shards(r)]
+    own = onpolicy.shards_through(round_no)
     ck = fit(draft, vocab_ids, batches_of(shards + own), examples(held), plan.epochs, plan.peak_lr,
              CKPT / plan.checkpoint, minutes, log)
     save_draft(draft, vocab_ids, DISTILLED_DIR)
