@@ -14,7 +14,7 @@ from specdec_core.pairs import ModelPair
 from specdec_core.proof import run_proof
 from specdec_core.sampling import SamplingConfig
 from specdec_core.scribes import SubsetLMScribe
-from specdec_core.shared_embedding_draft import WEIGHTS, draft_from_master, load_draft, save_draft
+from specdec_core.shared_embedding_draft import ROW_SCALE, WEIGHTS, draft_from_master, int8_rows, load_draft, save_draft
 
 SETTINGS = DecodeSettings(k=3, sampling=SamplingConfig(temperature=0.8), seed=1)
 
@@ -45,7 +45,7 @@ def vocab_ids(tiny):
 @pytest.fixture(scope="module")
 def saved(master, vocab_ids, tmp_path_factory):
     directory = tmp_path_factory.mktemp("draft")
-    save_draft(draft_from_master(master, [1], vocab_ids), vocab_ids, directory, dtype=torch.float32)
+    save_draft(draft_from_master(master, [1], vocab_ids), vocab_ids, directory, int8=False)
     return directory
 
 
@@ -63,6 +63,26 @@ def test_it_loads_back_onto_the_masters_own_embedding(master, saved, vocab_ids, 
     assert torch.equal(ids, vocab_ids)
     sequence = torch.tensor([tiny_prompt])
     torch.testing.assert_close(loaded(input_ids=sequence).logits, first(input_ids=sequence).logits)
+
+
+def test_the_shipped_form_keeps_matrices_as_int8_rows_and_loads_close(master, vocab_ids, tiny_prompt, tmp_path):
+    draft = draft_from_master(master, [1], vocab_ids).eval()
+    save_draft(draft, vocab_ids, tmp_path)
+    tensors = load_file(str(tmp_path / WEIGHTS))
+    assert tensors["lm_head.weight"].dtype == torch.int8 and tensors["lm_head.weight" + ROW_SCALE].shape == (len(vocab_ids), 1)
+    assert tensors["model.norm.weight"].dtype == torch.float16
+    loaded, _ = load_draft(master, tmp_path)
+    sequence = torch.tensor([tiny_prompt])
+    exact, shipped = draft(input_ids=sequence).logits, loaded(input_ids=sequence).logits
+    assert 0 < (exact - shipped).abs().max() < 0.02 * exact.abs().max()
+
+
+def test_int8_rows_are_within_half_a_step_and_a_zero_row_stays_zero():
+    matrix = torch.randn(5, 40) * torch.tensor([[1e-3], [1.0], [30.0], [0.0], [2.0]])
+    q, scale = int8_rows(matrix)
+    assert q.dtype == torch.int8 and q.abs().max() == 127
+    assert ((q.float() * scale - matrix).abs() <= scale / 2 + 1e-12).all()
+    assert (q[3] == 0).all() and torch.isfinite(scale).all()
 
 
 def test_a_draft_for_another_master_is_refused(saved, tiny):
