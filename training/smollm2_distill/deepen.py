@@ -1,0 +1,56 @@
+"""Round five: the round-four draft grown from four layers to eight, the new ones trained on top.
+
+On-policy rounds gained half as much each time (+0.026, then +0.011) while the draft's training and
+held-back losses stayed level: a four-layer draft is short of capacity, not of text. So four layers
+are added above the trained four, each a copy of one of the master's last layers with its output
+projections (attention o_proj, MLP down_proj) zeroed: a zeroed residual branch adds nothing, so the
+grown draft starts as exactly the round-four draft and training moves it from there
+(zero-initialised residual branches, as in Goyal et al. 2017; function-preserving growth, Net2Net,
+Chen et al. 2016). The four trained layers stay frozen, which spares their backward pass; the new
+layers, final norm and head learn, on the same text as round four.
+"""
+from __future__ import annotations
+
+import torch
+
+from specdec_core.pairs import load_pair
+from specdec_core.shared_embedding_draft import draft_from_master, save_draft
+from specdec_core.smollm_pair import DISTILLED_DIR
+from training.smollm2_distill import onpolicy
+from training.smollm2_distill.paths import CKPT
+from training.smollm2_distill.teacher import load_shards
+from training.smollm2_distill.train import SEED, batches_of, examples, finished_draft, fit
+
+ADDED_FROM = [26, 27, 28, 29]   # the master's last layers: their input projections start the new ones
+LAST_ROUND = 4                  # the on-policy text trained on, and the round whose draft grows
+EPOCHS = 1.5
+PEAK_LR = 4e-4
+CHECKPOINT = "deepen.pt"
+
+
+def deepen(minutes: float | None, threads: int, log=print) -> dict:
+    onpolicy.require_complete(LAST_ROUND)
+    torch.set_num_threads(threads)
+    torch.manual_seed(SEED + LAST_ROUND)
+    base, vocab_ids = finished_draft("polish_round4.pt", "finish polish --round 4 first: the grown draft starts from it")
+    draft = grown(load_pair("smollm2", "cpu").target, base, vocab_ids, ADDED_FROM)
+    shards, held = load_shards()
+    own = onpolicy.shards_through(LAST_ROUND)
+    ck = fit(draft, vocab_ids, batches_of(shards + own), examples(held), EPOCHS, PEAK_LR, CKPT / CHECKPOINT, minutes, log)
+    save_draft(draft, vocab_ids, DISTILLED_DIR)
+    log(f"saved {DISTILLED_DIR} after {ck['step']} steps of the grown draft on {len(shards)} + {len(own)} shards")
+    return ck
+
+
+def grown(master, base, vocab_ids: torch.Tensor, added_from: list[int]):
+    """``base`` with a layer on top for each of the master's ``added_from``, residual branches at
+    zero, and its own layers frozen: computes what ``base`` computes until trained."""
+    below = len(base.model.layers)
+    draft = draft_from_master(master, list(range(below)) + added_from, vocab_ids)
+    draft.load_state_dict(base.state_dict(), strict=False)      # overwrites the bottom layers, final norm and head
+    for layer in draft.model.layers[below:]:
+        layer.self_attn.o_proj.weight.data.zero_()
+        layer.mlp.down_proj.weight.data.zero_()
+    for layer in draft.model.layers[:below]:
+        layer.requires_grad_(False)
+    return draft.train()
