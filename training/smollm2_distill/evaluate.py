@@ -21,6 +21,7 @@ from specdec_core.pairs import load_pair
 from specdec_core.sampling import SamplingConfig, probs_from_logits
 from specdec_core.scribes import LMScribe
 from specdec_core.smollm_pair import ASSETS_DIR, DISTILLED_DIR, EXAMPLE_PROMPTS
+from specdec_core.theory import expected_acceptance
 from training.poetry.evaluate import decode_ms, verify_ms
 from training.smollm2_distill.prompts import held_out_prompts
 from training.smollm2_distill.teacher import answer_batch
@@ -63,13 +64,13 @@ def answer_rows(pair, prompts, seed) -> list[dict]:
 @torch.inference_mode()
 def alpha_of(scribe, answers: list[dict]) -> dict:
     """Mean sum_x min(p, q) over every answer position, for each sampling setting."""
-    totals = {name: [] for name in SETTINGS}
+    totals = dict.fromkeys(SETTINGS, 0.0)
     for a in answers:
         q = scribe_logits(scribe, a["sequence"], a["start"], len(a["p"]))
         for name, config in SETTINGS.items():
-            overlap = torch.minimum(probs_from_logits(a["p"], config), probs_from_logits(q, config)).sum(-1)
-            totals[name] += overlap.tolist()
-    return {name: statistics.fmean(v) for name, v in totals.items()}
+            totals[name] += expected_acceptance(probs_from_logits(a["p"], config), probs_from_logits(q, config)) * len(q)
+    positions = sum(len(a["p"]) for a in answers)
+    return {name: total / positions for name, total in totals.items()}
 
 
 def head_mass(vocab_ids: torch.Tensor, answers: list[dict]) -> float:
