@@ -19,7 +19,7 @@ from specdec_core.smollm_pair import DISTILLED_DIR
 from training.smollm2_distill import onpolicy
 from training.smollm2_distill.paths import CKPT
 from training.smollm2_distill.teacher import load_shards
-from training.smollm2_distill.train import SEED, batches_of, examples, finished_draft, fit
+from training.smollm2_distill.train import POLISH_ROUNDS, SEED, batches_of, examples, finished_draft, fit
 
 ADDED_FROM = [26, 27, 28, 29]   # the master's last layers: their input projections start the new ones
 LAST_ROUND = 4                  # the on-policy text trained on, and the round whose draft grows
@@ -32,7 +32,8 @@ def deepen(minutes: float | None, threads: int, log=print) -> dict:
     onpolicy.require_complete(LAST_ROUND)
     torch.set_num_threads(threads)
     torch.manual_seed(SEED + LAST_ROUND)
-    base, vocab_ids = finished_draft("polish_round4.pt", "finish polish --round 4 first: the grown draft starts from it")
+    base, vocab_ids = finished_draft(POLISH_ROUNDS[LAST_ROUND].checkpoint,
+                                     f"finish polish --round {LAST_ROUND} first: the grown draft starts from it")
     draft = grown(load_pair("smollm2", "cpu").target, base, vocab_ids, ADDED_FROM)
     shards, held = load_shards()
     own = onpolicy.shards_through(LAST_ROUND)
