@@ -51,5 +51,6 @@ def test_deepen_waits_for_round_four_before_loading_anything(monkeypatch, tmp_pa
     from training.smollm2_distill import deepen, onpolicy
     monkeypatch.setattr(onpolicy, "ONPOLICY", tmp_path)
     monkeypatch.setattr(deepen, "finished_draft", lambda *a: pytest.fail("loaded a draft"))
+    monkeypatch.setattr(deepen, "load_pair", lambda *a: pytest.fail("loaded the master"))
     with pytest.raises(SystemExit, match=f"onpolicy --round 4 .* {onpolicy.missing_shards(4)} of its shards"):
         deepen.deepen(None, 1)

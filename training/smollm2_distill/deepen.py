@@ -14,12 +14,9 @@ from __future__ import annotations
 import torch
 
 from specdec_core.pairs import load_pair
-from specdec_core.shared_embedding_draft import draft_from_master, save_draft
-from specdec_core.smollm_pair import DISTILLED_DIR
+from specdec_core.shared_embedding_draft import draft_from_master
 from training.smollm2_distill import onpolicy
-from training.smollm2_distill.paths import CKPT
-from training.smollm2_distill.teacher import load_shards
-from training.smollm2_distill.train import POLISH_ROUNDS, SEED, batches_of, examples, finished_draft, fit
+from training.smollm2_distill.train import POLISH_ROUNDS, SEED, finished_draft, fit_on_answers_through
 
 ADDED_FROM = [26, 27, 28, 29]   # the master's last layers: their input projections start the new ones
 LAST_ROUND = 4                  # the on-policy text trained on, and the round whose draft grows
@@ -32,15 +29,11 @@ def deepen(minutes: float | None, threads: int, log=print) -> dict:
     onpolicy.require_complete(LAST_ROUND)
     torch.set_num_threads(threads)
     torch.manual_seed(SEED + LAST_ROUND)
+    master = load_pair("smollm2", "cpu").target
     base, vocab_ids = finished_draft(POLISH_ROUNDS[LAST_ROUND].checkpoint,
-                                     f"finish polish --round {LAST_ROUND} first: the grown draft starts from it")
-    draft = grown(load_pair("smollm2", "cpu").target, base, vocab_ids, ADDED_FROM)
-    shards, held = load_shards()
-    own = onpolicy.shards_through(LAST_ROUND)
-    ck = fit(draft, vocab_ids, batches_of(shards + own), examples(held), EPOCHS, PEAK_LR, CKPT / CHECKPOINT, minutes, log)
-    save_draft(draft, vocab_ids, DISTILLED_DIR)
-    log(f"saved {DISTILLED_DIR} after {ck['step']} steps of the grown draft on {len(shards)} + {len(own)} shards")
-    return ck
+                                     f"finish polish --round {LAST_ROUND} first: the grown draft starts from it", master)
+    draft = grown(master, base, vocab_ids, ADDED_FROM)
+    return fit_on_answers_through(LAST_ROUND, draft, vocab_ids, EPOCHS, PEAK_LR, CHECKPOINT, minutes, log)
 
 
 def grown(master, base, vocab_ids: torch.Tensor, added_from: list[int]):

@@ -142,23 +142,30 @@ def polish(minutes: float | None, threads: int, log=print, round_no: int = onpol
     torch.set_num_threads(threads)
     torch.manual_seed(SEED + round_no - 1)
     draft, vocab_ids = finished_draft(plan.starts_from, f"finish round {round_no - 1} first: round {round_no} starts from its final draft")
+    return fit_on_answers_through(round_no, draft, vocab_ids, plan.epochs, plan.peak_lr, plan.checkpoint, minutes, log)
+
+
+def fit_on_answers_through(round_no: int, draft, vocab_ids, epochs: float, peak_lr: float, checkpoint: str,
+                           minutes, log) -> dict:
+    """fit on the master's answers and the draft's own from every on-policy round up to ``round_no``,
+    then save the draft where the pair loads it."""
     shards, held = load_shards()
     own = onpolicy.shards_through(round_no)
-    ck = fit(draft, vocab_ids, batches_of(shards + own), examples(held), plan.epochs, plan.peak_lr,
-             CKPT / plan.checkpoint, minutes, log)
+    ck = fit(draft, vocab_ids, batches_of(shards + own), examples(held), epochs, peak_lr, CKPT / checkpoint, minutes, log)
     save_draft(draft, vocab_ids, DISTILLED_DIR)
-    log(f"saved {DISTILLED_DIR} after {ck['step']} round-{round_no} polishing steps on {len(shards)} + {len(own)} shards")
+    log(f"saved {DISTILLED_DIR} after {ck['step']} steps ({checkpoint}) on {len(shards)} + {len(own)} shards")
     return ck
 
 
-def finished_draft(ck_name: str, missing: str) -> tuple[torch.nn.Module, torch.Tensor]:
-    """(draft, vocab_ids) from the finished checkpoint of an earlier round, ready to train on."""
+def finished_draft(ck_name: str, missing: str, master=None) -> tuple[torch.nn.Module, torch.Tensor]:
+    """(draft, vocab_ids) from the finished checkpoint of an earlier round, ready to train on; the
+    master is loaded here unless given."""
     path = CKPT / ck_name
     earlier = torch.load(path, weights_only=False) if path.exists() else {}
     if not earlier.get("finished"):
         raise SystemExit(missing)
-    pair = load_pair("smollm2", "cpu")
-    draft = draft_from_master(pair.target, LAYERS, earlier["vocab_ids"]).train()
+    master = master if master is not None else load_pair("smollm2", "cpu").target
+    draft = draft_from_master(master, LAYERS, earlier["vocab_ids"]).train()
     draft.load_state_dict(earlier["draft"], strict=False)
     return draft, earlier["vocab_ids"]
 
