@@ -13,6 +13,7 @@ from pathlib import Path
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
+from .device import place
 from .scribes import LMScribe, PromptLookupScribe
 
 HUB_TIME_LIMIT_S = 10.0
@@ -115,7 +116,7 @@ def _load_model(directory: Path, spec: str, device: torch.device):
         model = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32, use_safetensors=True, trust_remote_code=False)
     except (OSError, ValueError) as error:
         raise PairError(f"cannot load a causal LM for {spec!r} from {directory} (safetensors only): {_first_line(error)}") from error
-    return model.to(device).eval()
+    return place(model, device)
 
 
 def _first_line(error: Exception) -> str:

@@ -4,6 +4,9 @@ from __future__ import annotations
 import time
 
 import torch
+from torch import nn
+
+from .decode_linear import decode_linears
 
 
 def pick_device(requested: str = "auto") -> torch.device:
@@ -12,6 +15,11 @@ def pick_device(requested: str = "auto") -> torch.device:
     if requested.startswith("cuda") and not torch.cuda.is_available():
         raise ValueError("CUDA was requested but this machine has no usable GPU; use --device cpu")
     return torch.device(requested)
+
+
+def place(model: nn.Module, device: torch.device) -> nn.Module:
+    """The model on `device` in eval mode, its linear layers set for few-row decoding on CPU."""
+    return decode_linears(model.to(device).eval())
 
 
 class Clock:

@@ -7,6 +7,7 @@ from pathlib import Path
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
+from .device import place
 from .scribes import LMScribe, NgramModel, NgramScribe
 
 POETRY_DIR = Path(__file__).resolve().parent.parent / "assets" / "models" / "poetry"
@@ -45,7 +46,7 @@ def load_poetry_pair(device: torch.device):
 
 def _load_model(directory: Path, device: torch.device):
     model = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32, use_safetensors=True)
-    return model.to(device).eval()
+    return place(model, device)
 
 
 def _count_scribe(name: str, path: Path):

@@ -20,6 +20,8 @@ import torch
 from safetensors.torch import load_file, save_file
 from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedModel
 
+from .device import place
+
 WEIGHTS = "model.safetensors"
 CONFIG = "config.json"
 EMBEDDING = "model.embed_tokens.weight"
@@ -68,7 +70,7 @@ def load_draft(master: PreTrainedModel, directory: Path) -> tuple[LlamaForCausal
     missing, unexpected = draft.load_state_dict(dequantised(tensors), strict=False)
     if unexpected or set(missing) != {EMBEDDING}:
         raise ValueError(f"{directory}: unexpected weights {unexpected}, missing {sorted(set(missing) - {EMBEDDING})}")
-    return draft.to(master.device).eval(), vocab_ids
+    return place(draft, master.device), vocab_ids
 
 
 def int8_rows(matrix: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

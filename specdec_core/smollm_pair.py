@@ -24,6 +24,7 @@ import torch
 import transformers
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
+from .device import place
 from .scribes import NgramModel, NgramScribe, PromptLookupScribe, SubsetLMScribe
 from .shared_embedding_draft import load_draft
 
@@ -79,7 +80,7 @@ def load_smollm2_pair(device: torch.device, root: Path | None = None):
     target = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32, use_safetensors=True)
     scribes = smollm2_scribes(target, len(tokenizer))
     return ModelPair(
-        "smollm2", target.to(device).eval(), tokenizer, scribes, list(scribes)[-1], EXAMPLE_PROMPTS, use_chat_template=True
+        "smollm2", place(target, device), tokenizer, scribes, list(scribes)[-1], EXAMPLE_PROMPTS, use_chat_template=True
     )
 
 

@@ -9,6 +9,7 @@ import torch
 from transformers import GPT2Config, GPT2LMHeadModel
 
 from .char_tokenizer import char_tokenizer
+from .device import place
 from .scribes import LMScribe, NgramModel, NgramScribe, PromptLookupScribe
 
 ALPHABET = list("春夏秋冬山水風月花鳥，。")
@@ -18,8 +19,8 @@ TRAINING_TEXT = "春山風月，秋水花鳥。夏山水月，冬風花鳥。春
 def tiny_models(device: torch.device):
     """(tokenizer, target, draft): GPT-2 shapes, random weights fixed by seed."""
     tokenizer = char_tokenizer(ALPHABET)
-    target = _random_gpt2(len(tokenizer), n_layer=2, n_embd=32, seed=1).to(device)
-    draft = _random_gpt2(len(tokenizer), n_layer=1, n_embd=16, seed=2).to(device)
+    target = place(_random_gpt2(len(tokenizer), n_layer=2, n_embd=32, seed=1), device)
+    draft = place(_random_gpt2(len(tokenizer), n_layer=1, n_embd=16, seed=2), device)
     return tokenizer, target, draft
 
 
