@@ -1,4 +1,4 @@
-"""Linear layers that read their weights at full memory speed when few rows come in, on CPU.
+"""Linear layers that read their weights once, not once per row, when few rows come in on CPU.
 
 Decoding feeds one row per step and verifying feeds k + 1, so every linear layer streams its whole
 weight matrix from memory to use it for a handful of dot products. On the 2-core CI machine (AMD,
