@@ -9,6 +9,10 @@ On disk: ``config.json`` (a LlamaConfig whose ``vocab_size`` is the head's size)
 ``model.safetensors`` (every weight but the embedding, plus ``vocab_ids``). Shipped drafts keep each
 weight matrix as int8 with one float32 scale per row (weight-only, dequantised on load); float32
 files load as they are.
+
+An early exit is a draft whose file holds only a final norm and head: it reads the first layers of
+another draft (``layers_from``), sharing them in memory, and stops there. A deep draft grown on a
+frozen shallow one (training/smollm2_distill/deepen.py) so offers a cheaper rung for a few MB.
 """
 from __future__ import annotations
 
@@ -26,6 +30,7 @@ WEIGHTS = "model.safetensors"
 CONFIG = "config.json"
 EMBEDDING = "model.embed_tokens.weight"
 ROW_SCALE = ".row_scale"     # suffix of an int8 matrix's per-row scales
+LAYERS = "model.layers."
 
 
 def draft_from_master(master: PreTrainedModel, layer_ids: list[int], vocab_ids: torch.Tensor) -> LlamaForCausalLM:
@@ -38,8 +43,10 @@ def draft_from_master(master: PreTrainedModel, layer_ids: list[int], vocab_ids: 
     return draft
 
 
-def save_draft(draft: LlamaForCausalLM, vocab_ids: torch.Tensor, directory: Path, int8: bool = True) -> None:
-    """int8 matrices with float16 vectors (what ships), or every weight in float32 (exact).
+def save_draft(draft: LlamaForCausalLM, vocab_ids: torch.Tensor, directory: Path, int8: bool = True,
+               layers: bool = True) -> None:
+    """int8 matrices with float16 vectors (what ships), or every weight in float32 (exact); with
+    layers=False, an early exit's file: the final norm and head only.
 
     Per-row int8 costs the four-layer draft almost nothing (held-back alpha 0.5776 -> 0.5772) and
     halves the file, which lets twice the layers fit the pair's 40 MiB.
@@ -47,7 +54,7 @@ def save_draft(draft: LlamaForCausalLM, vocab_ids: torch.Tensor, directory: Path
     directory.mkdir(parents=True, exist_ok=True)
     tensors = {}
     for name, value in draft.state_dict().items():
-        if name == EMBEDDING:
+        if name == EMBEDDING or (not layers and name.startswith(LAYERS)):
             continue
         value = value.detach().float()
         if int8 and value.dim() == 2:
@@ -59,18 +66,33 @@ def save_draft(draft: LlamaForCausalLM, vocab_ids: torch.Tensor, directory: Path
     draft.config.to_json_file(directory / CONFIG)
 
 
-def load_draft(master: PreTrainedModel, directory: Path) -> tuple[LlamaForCausalLM, torch.Tensor]:
-    """(draft on the master's device in float32, vocab_ids); raises ValueError on a mismatched file."""
+def load_draft(master: PreTrainedModel, directory: Path,
+               layers_from: LlamaForCausalLM | None = None) -> tuple[LlamaForCausalLM, torch.Tensor]:
+    """(draft on the master's device in float32, vocab_ids); raises ValueError on a mismatched file.
+
+    An early exit's file (no layer weights) takes its layers from ``layers_from``, shared, not copied.
+    """
     config = LlamaConfig.from_dict(json.loads((directory / CONFIG).read_text()))
     if config.hidden_size != master.config.hidden_size:
         raise ValueError(f"{directory} was built for hidden size {config.hidden_size}, the master has {master.config.hidden_size}")
     tensors = load_file(str(directory / WEIGHTS))
     vocab_ids = tensors.pop("vocab_ids").long()
     draft = _shell(master, config.num_hidden_layers, len(vocab_ids))
+    borrowed = not any(name.startswith(LAYERS) for name in tensors)
+    if borrowed:
+        _borrow_layers(draft, layers_from, directory)
     missing, unexpected = draft.load_state_dict(dequantised(tensors), strict=False)
-    if unexpected or set(missing) != {EMBEDDING}:
-        raise ValueError(f"{directory}: unexpected weights {unexpected}, missing {sorted(set(missing) - {EMBEDDING})}")
+    missing = {name for name in missing if name != EMBEDDING and not (borrowed and name.startswith(LAYERS))}
+    if unexpected or missing:
+        raise ValueError(f"{directory}: unexpected weights {unexpected}, missing {sorted(missing)}")
     return place(draft, master.device), vocab_ids
+
+
+def _borrow_layers(draft: LlamaForCausalLM, layers_from: LlamaForCausalLM | None, directory: Path) -> None:
+    n = len(draft.model.layers)
+    if layers_from is None or len(layers_from.model.layers) < n:
+        raise ValueError(f"{directory} is an early exit: it needs a draft with at least {n} layers to read them from")
+    draft.model.layers = torch.nn.ModuleList(layers_from.model.layers[:n])
 
 
 def int8_rows(matrix: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

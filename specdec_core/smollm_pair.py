@@ -38,6 +38,7 @@ STAMP = "scriptorium-source.json"
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets" / "models" / "smollm2"
 NGRAM_FILE = ASSETS_DIR / "ngram.safetensors"
 DISTILLED_DIR = ASSETS_DIR / "distilled"
+EARLY_EXIT_DIR = ASSETS_DIR / "distilled-4"   # norm and head on the distilled draft's first four layers
 EXAMPLE_PROMPTS = [
     "Explain in two sentences why the sky is blue.",
     "Write a short poem about autumn leaves.",
@@ -85,13 +86,17 @@ def load_smollm2_pair(device: torch.device, root: Path | None = None):
 
 
 def smollm2_scribes(target, vocab_size: int) -> dict:
-    """The ladder, poorest first: copying from the prompt, counts of the master's own text, the distilled draft."""
+    """The ladder, poorest first: copying from the prompt, counts of the master's own text, the
+    distilled draft's early exit after four layers (cheaper), the whole distilled draft."""
     scribes = {"prompt-lookup": lambda: PromptLookupScribe(vocab_size)}
     if NGRAM_FILE.exists():
         counts = functools.cache(lambda: NgramModel.load(NGRAM_FILE))  # read on first use, then shared
         scribes["ngram"] = lambda: NgramScribe(counts(), name="ngram")
     if (DISTILLED_DIR / "model.safetensors").exists():
         draft = functools.cache(lambda: load_draft(target, DISTILLED_DIR))
+        if (EARLY_EXIT_DIR / "model.safetensors").exists():
+            early = functools.cache(lambda: load_draft(target, EARLY_EXIT_DIR, layers_from=draft()[0]))
+            scribes["distilled-4"] = lambda: SubsetLMScribe("distilled-4", *early(), vocab_size)
         scribes["distilled"] = lambda: SubsetLMScribe("distilled", *draft(), vocab_size)
     return scribes
 

@@ -115,3 +115,24 @@ def test_speculative_sampling_with_a_part_vocabulary_draft_is_exact(master, save
     scribe = SubsetLMScribe("distilled", *load_draft(master, saved), tiny.vocab_size)
     report = run_proof(master, scribe, tiny_prompt, 20_000, 2, SETTINGS, batch_size=4000)
     assert report.fit.p_value > 0.001 and report.fit.tv_ci[0] < 0.01
+
+
+def test_an_early_exit_reads_a_deeper_drafts_first_layers(master, vocab_ids, tiny_prompt, tmp_path):
+    deep = draft_from_master(master, [0, 1], vocab_ids).eval()
+    shallow = draft_from_master(master, [0], vocab_ids).eval()      # the same first layer, its own norm and head
+    with torch.no_grad():
+        shallow.lm_head.weight.mul_(1.5)
+    save_draft(shallow, vocab_ids, tmp_path, int8=False, layers=False)
+    assert not any(name.startswith("model.layers.") for name in load_file(str(tmp_path / WEIGHTS)))
+    early, _ = load_draft(master, tmp_path, layers_from=deep)
+    assert early.model.layers[0] is deep.model.layers[0]
+    sequence = torch.tensor([tiny_prompt])
+    torch.testing.assert_close(early(input_ids=sequence).logits, shallow(input_ids=sequence).logits)
+
+
+def test_an_early_exit_without_enough_layers_to_read_is_refused(master, vocab_ids, tmp_path):
+    save_draft(draft_from_master(master, [0, 1], vocab_ids), vocab_ids, tmp_path, int8=False, layers=False)
+    with pytest.raises(ValueError, match="early exit: it needs a draft with at least 2 layers"):
+        load_draft(master, tmp_path)
+    with pytest.raises(ValueError, match="at least 2 layers"):
+        load_draft(master, tmp_path, layers_from=draft_from_master(master, [0], vocab_ids))

@@ -76,7 +76,7 @@ def test_all_runs_every_stage_and_samples_each_round_before_training_on_it():
     steps = every_step()
     assert {stage for stage, _ in steps} == set(STAGES)
     assert steps[-1][0] == "eval"
-    assert steps.index(("polish", max(POLISH_ROUNDS))) < steps.index(("deepen", 3)) < steps.index(("calibrate", 3))
+    assert steps.index(("polish", max(POLISH_ROUNDS))) < steps.index(("deepen", 3)) < steps.index(("early-exit", 3)) < steps.index(("calibrate", 3))
     for r in POLISH_ROUNDS:
         assert steps.index(("onpolicy", r)) < steps.index(("polish", r))
         assert r == min(POLISH_ROUNDS) or steps.index(("polish", r - 1)) < steps.index(("onpolicy", r))

@@ -39,7 +39,7 @@ def test_the_gguf_is_found_without_importing_its_package():
 def test_the_master_is_smollm2_135m_with_its_ladder(smollm2):
     assert sum(p.numel() for p in smollm2.target.parameters()) == 134_515_008
     assert smollm2.vocab_size == 49_152
-    assert list(smollm2.scribes) == ["prompt-lookup", "ngram", "distilled"]
+    assert list(smollm2.scribes) == ["prompt-lookup", "ngram", "distilled-4", "distilled"]
     assert smollm2.default_scribe == "distilled"
 
 
@@ -56,6 +56,13 @@ def test_the_distilled_scribe_reads_through_the_masters_own_embedding(smollm2):
     logits = scribe.next_logits(smollm2.encode_prompt(smollm2.example_prompts[0]))
     assert logits.shape == (smollm2.vocab_size,)
     assert torch.isfinite(logits).sum() == len(scribe.vocab_ids)
+
+
+def test_the_early_exit_shares_the_distilled_drafts_first_four_layers(smollm2):
+    deep, early = smollm2.scribe("distilled").model, smollm2.scribe("distilled-4").model
+    assert len(deep.model.layers) == 8 and len(early.model.layers) == 4
+    assert all(a is b for a, b in zip(early.model.layers, deep.model.layers))
+    assert early.lm_head.weight.data_ptr() != deep.lm_head.weight.data_ptr()
 
 
 def test_the_cache_is_written_once_then_read(smollm2, monkeypatch):
@@ -98,7 +105,7 @@ def test_the_master_answers_in_english(smollm2):
     assert "Paris" in trace.text
 
 
-@pytest.mark.parametrize("scribe", ["prompt-lookup", "ngram", "distilled"])
+@pytest.mark.parametrize("scribe", ["prompt-lookup", "ngram", "distilled-4", "distilled"])
 def test_greedy_speculative_equals_the_masters_greedy(smollm2, greedy_answer, scribe):
     prompt, expected = greedy_answer
     assert speculative_generate(smollm2.writer(), smollm2.scribe(scribe), prompt, GREEDY_16).tokens == expected

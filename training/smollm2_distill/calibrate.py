@@ -1,4 +1,4 @@
-"""One scale on the distilled draft's logits, fit on the held-back answers (temperature scaling,
+"""One scale on each distilled rung's logits, fit on the held-back answers (temperature scaling,
 Guo et al. 2017), so that q after the shared temperature and top-p overlaps the master's p most.
 
 Trained by forward KL to the master's top-64, the draft comes out flatter than the master where it
@@ -16,28 +16,33 @@ import torch
 from specdec_core.pairs import load_pair
 from specdec_core.sampling import SamplingConfig, probs_from_logits
 from specdec_core.shared_embedding_draft import save_draft
-from specdec_core.smollm_pair import DISTILLED_DIR
+from specdec_core.smollm_pair import DISTILLED_DIR, EARLY_EXIT_DIR
 from specdec_core.theory import expected_acceptance
 from training.smollm2_distill.evaluate import scribe_logits
 from training.smollm2_distill.teacher import held_back_shards
 
 SCALES = (0.9, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5)
 SETTING = SamplingConfig(0.7, top_p=0.95)
+RUNGS = {"distilled-4": EARLY_EXIT_DIR, "distilled": DISTILLED_DIR}   # the early exit's file holds its head only
 
 
-def calibrate(threads: int, log=print) -> float:
-    """Fit s, scale the shipped draft's head by it and save the draft again; returns s."""
+def calibrate(threads: int, log=print) -> dict[str, float]:
+    """Fit s for each distilled rung present, scale its head by it and save it again; returns each s."""
     torch.set_num_threads(threads)
     held = held_back_shards()
     if not held:
         raise SystemExit("run the teacher stage first: the held-back shards are missing")
-    scribe = load_pair("smollm2", "cpu").scribe("distilled")
+    pair = load_pair("smollm2", "cpu")
+    return {name: calibrate_rung(pair.scribe(name), RUNGS[name], held, log) for name in RUNGS if name in pair.scribes}
+
+
+def calibrate_rung(scribe, directory, held: list[dict], log) -> float:
     alphas = overlap_by_scale(held_back_rows(scribe, held), SCALES, SETTING)
     best = max(alphas, key=alphas.get)
-    log("held-back alpha by logit scale: " + ", ".join(f"{s}: {a:.4f}" for s, a in alphas.items()) + f"; chosen {best}")
+    log(f"{scribe.name}: held-back alpha by logit scale: " + ", ".join(f"{s}: {a:.4f}" for s, a in alphas.items()) + f"; chosen {best}")
     if best != 1.0:
         scribe.model.lm_head.weight.data.mul_(best)
-        save_draft(scribe.model, scribe.vocab_ids, DISTILLED_DIR)
+        save_draft(scribe.model, scribe.vocab_ids, directory, layers=directory != EARLY_EXIT_DIR)
     return best
 
 

@@ -1,0 +1,39 @@
+"""Round four's final norm and head, saved as an early exit on the shipped draft's first four layers.
+
+deepen grew the eight-layer draft on round four's four layers and kept them frozen, so those four
+are still round four's, and round four's norm and head still read them as they were trained to.
+Shipping that norm and head (a few MB) gives the ladder a four-layer rung for nearly half the
+eight-layer draft's cost, without a second copy of the layers.
+"""
+from __future__ import annotations
+
+import torch
+
+from specdec_core.pairs import load_pair
+from specdec_core.shared_embedding_draft import LAYERS, load_draft, save_draft
+from specdec_core.smollm_pair import DISTILLED_DIR, EARLY_EXIT_DIR
+from training.smollm2_distill.deepen import LAST_ROUND
+from training.smollm2_distill.train import POLISH_ROUNDS, finished_draft
+
+
+def early_exit(threads: int, log=print) -> None:
+    torch.set_num_threads(threads)
+    master = load_pair("smollm2", "cpu").target
+    base, vocab_ids = finished_draft(POLISH_ROUNDS[LAST_ROUND].checkpoint,
+                                     f"finish polish --round {LAST_ROUND} first: the early exit is its norm and head", master)
+    shipped, shipped_ids = load_draft(master, DISTILLED_DIR)
+    require_same_layers(base, shipped)
+    if not torch.equal(vocab_ids, shipped_ids):
+        raise SystemExit("the shipped draft's head covers other tokens than round four's: run deepen again")
+    save_draft(base, vocab_ids, EARLY_EXIT_DIR, layers=False)
+    log(f"early exit: round {LAST_ROUND}'s norm and head saved to {EARLY_EXIT_DIR}, on the shipped draft's first {len(base.model.layers)} layers")
+
+
+def require_same_layers(base, shipped) -> None:
+    """Stop unless each of base's layer weights matches the shipped draft's to within its int8 step."""
+    theirs = shipped.state_dict()
+    for name, mine in base.state_dict().items():
+        if name.startswith(LAYERS):
+            step = mine.abs().amax() / 127     # the widest row's int8 step bounds every row's rounding
+            if name not in theirs or (theirs[name] - mine).abs().amax() > step:
+                raise SystemExit(f"the shipped draft's {name} is not round {LAST_ROUND}'s: run deepen again, then this stage")
