@@ -39,6 +39,7 @@ ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets" / "models" / "smo
 NGRAM_FILE = ASSETS_DIR / "ngram.safetensors"
 DISTILLED_DIR = ASSETS_DIR / "distilled"
 EARLY_EXIT_DIR = ASSETS_DIR / "distilled-4"   # norm and head on the distilled draft's first four layers
+DISTILLED_RUNGS = {"distilled-4": EARLY_EXIT_DIR, "distilled": DISTILLED_DIR}   # scribe name: its files
 EXAMPLE_PROMPTS = [
     "Explain in two sentences why the sky is blue.",
     "Write a short poem about autumn leaves.",

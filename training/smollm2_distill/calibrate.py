@@ -16,14 +16,13 @@ import torch
 from specdec_core.pairs import load_pair
 from specdec_core.sampling import SamplingConfig, probs_from_logits
 from specdec_core.shared_embedding_draft import save_draft
-from specdec_core.smollm_pair import DISTILLED_DIR, EARLY_EXIT_DIR
+from specdec_core.smollm_pair import DISTILLED_RUNGS, EARLY_EXIT_DIR
 from specdec_core.theory import expected_acceptance
 from training.smollm2_distill.evaluate import scribe_logits
 from training.smollm2_distill.teacher import held_back_shards
 
 SCALES = (0.9, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5)
 SETTING = SamplingConfig(0.7, top_p=0.95)
-RUNGS = {"distilled-4": EARLY_EXIT_DIR, "distilled": DISTILLED_DIR}   # the early exit's file holds its head only
 
 
 def calibrate(threads: int, log=print) -> dict[str, float]:
@@ -33,7 +32,8 @@ def calibrate(threads: int, log=print) -> dict[str, float]:
     if not held:
         raise SystemExit("run the teacher stage first: the held-back shards are missing")
     pair = load_pair("smollm2", "cpu")
-    return {name: calibrate_rung(pair.scribe(name), RUNGS[name], held, log) for name in RUNGS if name in pair.scribes}
+    return {name: calibrate_rung(pair.scribe(name), directory, held, log)
+            for name, directory in DISTILLED_RUNGS.items() if name in pair.scribes}
 
 
 def calibrate_rung(scribe, directory, held: list[dict], log) -> float:
@@ -42,7 +42,7 @@ def calibrate_rung(scribe, directory, held: list[dict], log) -> float:
     log(f"{scribe.name}: held-back alpha by logit scale: " + ", ".join(f"{s}: {a:.4f}" for s, a in alphas.items()) + f"; chosen {best}")
     if best != 1.0:
         scribe.model.lm_head.weight.data.mul_(best)
-        save_draft(scribe.model, scribe.vocab_ids, directory, layers=directory != EARLY_EXIT_DIR)
+        save_draft(scribe.model, scribe.vocab_ids, directory, layers=directory != EARLY_EXIT_DIR)  # the exit ships no layers
     return best
 
 

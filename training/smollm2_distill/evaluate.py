@@ -4,8 +4,9 @@
   after the same temperature and top-p (specdec_core.sampling), at the positions of answers the
   master samples itself at temperature 0.7, top-p 0.95: what a decode visits. Prompts are the
   held-out topics' and the pair's example prompts, none of which the distillation saw.
-* cost: median ms of one cached single-token forward, each distilled rung and master side by side, and of the
-  master's forward over k + 1 new tokens (its verification), as a multiple of its one-token forward.
+* cost: median ms of one cached single-token forward, each distilled rung and the master side by
+  side, and of the master's forward over k + 1 new tokens (its verification), as a multiple of its
+  one-token forward.
 * head mass: the share of the master's probability (T 0.7, top-p 0.95) on the tokens the distilled
   draft's head covers, a ceiling on its alpha.
 * size of the shipped files (both distilled rungs together).
@@ -20,7 +21,7 @@ import torch
 from specdec_core.pairs import load_pair
 from specdec_core.sampling import SamplingConfig, probs_from_logits
 from specdec_core.scribes import LMScribe
-from specdec_core.smollm_pair import ASSETS_DIR, DISTILLED_DIR, EARLY_EXIT_DIR, EXAMPLE_PROMPTS
+from specdec_core.smollm_pair import ASSETS_DIR, DISTILLED_RUNGS, EXAMPLE_PROMPTS
 from specdec_core.theory import expected_acceptance
 from training.poetry.evaluate import decode_ms, verify_ms
 from training.smollm2_distill.prompts import held_out_prompts
@@ -31,8 +32,6 @@ NEW_TOKENS = 64
 SEED = 3
 SETTINGS = {"T=0.7, top-p=0.95": SamplingConfig(0.7, top_p=0.95), "T=1.0": SamplingConfig(1.0)}
 METRICS = ASSETS_DIR / "metrics.json"
-RUNGS = ("ngram", "distilled-4", "distilled")
-DRAFTS = ("distilled-4", "distilled")
 
 
 def evaluate(threads: int, log=print) -> dict:
@@ -43,14 +42,14 @@ def evaluate(threads: int, log=print) -> dict:
     for i in range(0, len(texts), 16):
         prompts = [pair.encode_prompt(t, NEW_TOKENS) for t in texts[i:i + 16]]
         answers += answer_rows(pair, prompts, SEED + i)
-    table = {name: alpha_of(pair.scribe(name), answers) for name in RUNGS if name in pair.scribes}
+    table = {name: alpha_of(pair.scribe(name), answers) for name in ("ngram", *DISTILLED_RUNGS) if name in pair.scribes}
     costs = forward_ms(pair)
     verify = verify_ms(pair.target, k_values=(1, 2, 3, 4), reps=20)
     metrics = {"prompts": len(texts), "positions": sum(len(a["p"]) for a in answers), "alpha": table,
                "ms_per_token": costs, "c": {n: costs[n] / costs["master"] for n in costs if n != "master"},
                "verify_cost": {k: ms / costs["master"] for k, ms in verify.items()},
                "head_mass": head_mass(pair.scribe("distilled").vocab_ids, answers),
-               "distilled_mb": round(sum(f.stat().st_size for d in (DISTILLED_DIR, EARLY_EXIT_DIR) if d.is_dir() for f in d.iterdir()) / 1e6, 1),
+               "distilled_mb": round(sum(f.stat().st_size for d in DISTILLED_RUNGS.values() if d.is_dir() for f in d.iterdir()) / 1e6, 1),
                "threads": threads}
     METRICS.write_text(json.dumps(metrics, indent=1))
     log(json.dumps(metrics))
@@ -90,4 +89,4 @@ def scribe_logits(scribe, sequence: list[int], start: int, n: int) -> torch.Tens
 
 def forward_ms(pair) -> dict:
     """Median ms of a cached one-token forward: master and each distilled rung, interleaved."""
-    return decode_ms({"master": pair.target, **{name: pair.scribe(name).model for name in DRAFTS if name in pair.scribes}})
+    return decode_ms({"master": pair.target, **{name: pair.scribe(name).model for name in DISTILLED_RUNGS if name in pair.scribes}})
