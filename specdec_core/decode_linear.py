@@ -35,7 +35,13 @@ class DecodeLinear(nn.Linear):
 def decode_linears(model: nn.Module) -> nn.Module:
     """Turn every plain nn.Linear in `model` into a DecodeLinear in place (parameters, names and ties
     stay as they are) and return the model."""
+    return linear_form(model, DecodeLinear)
+
+
+def linear_form(model: nn.Module, form: type[nn.Linear]) -> nn.Module:
+    """Give every nn.Linear or DecodeLinear in `model` the class `form` (either of the two), in place.
+    Other subclasses of nn.Linear keep their own forward."""
     for module in model.modules():
-        if type(module) is nn.Linear:
-            module.__class__ = DecodeLinear  # a subclass with no state of its own: only forward changes
+        if type(module) in (nn.Linear, DecodeLinear):
+            module.__class__ = form  # no state of its own in either: only forward changes
     return model

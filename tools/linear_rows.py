@@ -13,16 +13,10 @@ import torch
 from torch import nn
 
 from specdec_core.cached_lm import CachedLM
-from specdec_core.decode_linear import DecodeLinear
+from specdec_core.decode_linear import DecodeLinear, linear_form
 from specdec_core.pairs import load_pair
 
 PREFIX = 80  # cached tokens before each timed forward, about a chat prompt's length
-
-
-def set_linear_form(model: nn.Module, form: type) -> None:
-    for module in model.modules():
-        if isinstance(module, nn.Linear):
-            module.__class__ = form
 
 
 def forward_ms(lm: CachedLM, prefix: list[int], rows: int, repeats: int) -> float:
@@ -50,9 +44,9 @@ def main() -> None:
     times = {form: {} for form in (nn.Linear, DecodeLinear)}
     for rows in range(1, 6):
         for form in times:
-            set_linear_form(pair.target, form)
+            linear_form(pair.target, form)
             times[form][rows] = forward_ms(lm, prefix, rows, args.repeats)
-    set_linear_form(pair.target, DecodeLinear)
+    linear_form(pair.target, DecodeLinear)
     print("rows | nn.Linear ms (v) | DecodeLinear ms (v) | ratio")
     for rows in range(1, 6):
         plain, fast = times[nn.Linear][rows], times[DecodeLinear][rows]
