@@ -15,7 +15,7 @@ from .engine import DecodeSettings, plain_generate, speculative_generate
 from .pairs import ModelPair
 from .scribes import LMScribe
 from .theory import speedup
-from .trace import Trace
+from .trace import Trace, mean_acceptance
 
 
 def run_bench(pair: ModelPair, scribe_name: str | None, settings: DecodeSettings, prompts: list[str], repeats: int = 3, vs_hf: bool = False) -> dict:
@@ -49,7 +49,7 @@ def _report(pair, scribe_name, settings, results) -> dict:
     spec, plain = results["speculative"]["traces"], results["plain"]["traces"]
     tps = {name: r["tokens"] / r["wall_s"] for name, r in results.items()}
     drafted = [step for t in spec for r in t.rounds for step in r.drafted]
-    alpha = sum(s.accept_prob for s in drafted) / max(len(drafted), 1)
+    alpha = mean_acceptance(spec) or 0.0
     plain_forward = _mean_time(plain, "target_s")
     c = (sum(r.draft_s for t in spec for r in t.rounds) / max(len(drafted), 1)) / plain_forward
     verify_cost = _mean_time(spec, "target_s") / plain_forward

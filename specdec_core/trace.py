@@ -60,6 +60,12 @@ class Round:
     stopped_at_eos: bool = False
 
     @property
+    def reached(self) -> list[DraftStep]:
+        """The drafted steps the master's verdict reached: every accepted one and the first rejected.
+        Later ones were scored on a prefix already thrown away, which a decode never writes from."""
+        return self.drafted[: self.n_accepted + 1]
+
+    @property
     def new_tokens(self) -> list[int]:
         return [step.token for step in self.drafted[: self.n_accepted]] + [self.next_token]
 
@@ -138,11 +144,12 @@ def segments(trace: Trace) -> list[tuple[str, str]]:
 
 
 def summarize(trace: Trace) -> dict:
-    """Tokens per target forward, measured alpha overall and per draft position, accept lengths."""
-    drafted = [step for r in trace.rounds for step in r.drafted]
+    """Tokens per target forward, measured alpha overall and per draft position (over the positions
+    the master reached), accept lengths."""
+    reached = [step for r in trace.rounds for step in r.reached]
     per_position: dict[int, list[float]] = {}
     for r in trace.rounds:
-        for i, step in enumerate(r.drafted[: r.n_accepted + 1]):  # positions the master reached
+        for i, step in enumerate(r.reached):
             per_position.setdefault(i + 1, []).append(step.accept_prob)
     lengths = Counter(r.n_accepted for r in trace.rounds if r.drafted)
     draft_s = sum(r.draft_s for r in trace.rounds)
@@ -153,9 +160,8 @@ def summarize(trace: Trace) -> dict:
         "target_forwards": trace.target_forwards,
         "draft_forwards": trace.draft_forwards,
         "tokens_per_target_forward": len(trace.tokens) / max(trace.target_forwards, 1),
-        # E_q[min(1, p/q)] = sum min(p, q): the mean acceptance probability estimates alpha.
-        "alpha": _mean([step.accept_prob for step in drafted]),
-        "acceptance_rate": _mean([float(step.accepted) for r in trace.rounds for step in r.drafted[: r.n_accepted + 1]]),
+        "alpha": mean_acceptance([trace]),
+        "acceptance_rate": _mean([float(step.accepted) for step in reached]),
         "alpha_by_position": {i: _mean(v) for i, v in sorted(per_position.items())},
         "accept_length_histogram": {n: lengths[n] for n in sorted(lengths)},
         "draft_s": draft_s,
@@ -165,6 +171,12 @@ def summarize(trace: Trace) -> dict:
         "wall_s": trace.wall_s,
         "tokens_per_s": len(trace.tokens) / trace.wall_s if trace.wall_s > 0 else None,
     }
+
+
+def mean_acceptance(traces: list[Trace]) -> float | None:
+    """alpha as a decode meets it: the mean min(1, p/q) = E_q[min(1, p/q)], an estimate of
+    sum_x min(p, q), over the drafted tokens the master's verdicts reached (Round.reached)."""
+    return _mean([step.accept_prob for t in traces for r in t.rounds for step in r.reached])
 
 
 def _mean(values: list[float]) -> float | None:

@@ -6,7 +6,7 @@ import pytest
 from specdec_core.engine import DecodeSettings, plain_generate, speculative_generate
 from specdec_core.pairs import PairError
 from specdec_core.sampling import SamplingConfig, SettingsError
-from specdec_core.trace import Trace, TraceError, summarize
+from specdec_core.trace import Trace, TraceError, mean_acceptance, summarize
 
 GREEDY = SamplingConfig(temperature=0.0)
 
@@ -65,6 +65,21 @@ def test_max_new_tokens_is_exact_and_every_round_is_recorded(tiny, tiny_prompt):
     summary = summarize(trace)
     assert summary["tokens_per_target_forward"] == 17 / len(trace.rounds)
     assert sum(summary["accept_length_histogram"].values()) == sum(1 for r in trace.rounds if r.drafted)
+
+
+def test_alpha_counts_only_the_drafts_the_master_reached(tiny, tiny_prompt):
+    trace = speculative_generate(tiny.writer(), tiny.scribe("ngram"), tiny_prompt, DecodeSettings(k=5, seed=2, max_new_tokens=40))
+    cut = [r for r in trace.rounds if len(r.drafted) > r.n_accepted + 1]
+    assert cut, "no round drafted past its first rejection"
+    before = summarize(trace)
+    for r in cut:  # steps past the first rejection were scored on a discarded prefix: forced to extremes
+        for step in r.drafted[r.n_accepted + 1 :]:
+            step.accept_prob = 0.0 if step.accept_prob > 0.5 else 1.0
+    after = summarize(trace)
+    assert after["alpha"] == before["alpha"]
+    reached = [s.accept_prob for r in trace.rounds for s in r.drafted[: r.n_accepted + 1]]
+    assert after["alpha"] == pytest.approx(sum(reached) / len(reached))
+    assert mean_acceptance([trace, trace]) == pytest.approx(after["alpha"])
 
 
 def test_generation_stops_at_the_end_token(tiny, tiny_prompt):

@@ -29,16 +29,16 @@ class Progress:
 
     tokens: int
     target_forwards: int
-    alpha: float | None  # mean min(1, p/q) over drafted tokens the master has judged so far
+    alpha: float | None  # mean min(1, p/q) over the drafted tokens the master's verdicts have reached so far
 
 
 def progress_at(trace: Trace, moment: Moment) -> Progress:
     done = trace.rounds[: moment.round]
     current = trace.rounds[moment.round]
     tokens = sum(len(r.new_tokens) for r in done) + moment.sealed + (moment.stage == "verdict")
-    judged = [s.accept_prob for r in done for s in r.drafted]
-    if moment.stage != "draft":  # the master's glance has happened: every drafted token is scored
-        judged += [s.accept_prob for s in current.drafted]
+    judged = [s.accept_prob for r in done for s in r.reached]
+    if moment.stage != "draft":  # the master's glance has happened: this round's verdicts are known
+        judged += [s.accept_prob for s in current.reached]
     forwards = len(done) + (moment.stage != "draft")
     return Progress(min(tokens, len(trace.tokens)), forwards, sum(judged) / len(judged) if judged else None)
 
