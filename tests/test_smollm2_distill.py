@@ -8,7 +8,7 @@ import torch
 
 from tests.test_shared_embedding_draft import llama_master
 from training.smollm2_distill import prompts, teacher
-from training.smollm2_distill.train import batches_of, evaluate, fit, head_rows
+from training.smollm2_distill.train import batches_of, evaluate, fit, head_rows, ship
 from specdec_core.shared_embedding_draft import draft_from_master
 
 
@@ -68,6 +68,25 @@ def test_fit_lowers_the_loss_and_resumes_where_it_stopped(tiny, tmp_path):
     assert lines[0].startswith(f"resumed draft.pt at step {first['step']}")
     assert again["step"] == first["step"]
     assert abs(evaluate(fresh, held, to_head)[0] - after) < 1e-5        # the checkpoint holds the final weights
+
+
+def test_only_a_run_that_just_finished_replaces_the_shipped_draft(tiny, tmp_path):
+    master = llama_master(tiny.vocab_size)
+    vocab_ids = torch.arange(tiny.vocab_size // 2, tiny.vocab_size)
+    batches = batches_of(fake_shards(master, tiny.vocab_size, 8))
+    draft = draft_from_master(master, [0], vocab_ids).train()
+    shipped, ck_path, quiet = tmp_path / "shipped", tmp_path / "draft.pt", lambda _: None
+    fitting = lambda minutes: fit(draft, vocab_ids, batches, batches[0], 2, 1e-3, ck_path, minutes, quiet)
+    stopped = fitting(minutes=0)                     # the time budget is spent before the first step
+    assert (stopped["finished"], stopped["ran"]) == (False, 0)
+    assert not ship(draft, vocab_ids, stopped, "test", quiet, shipped) and not shipped.exists()
+    done = fitting(minutes=None)
+    assert done["finished"] and done["ran"] == 2 * len(batches)
+    assert ship(draft, vocab_ids, done, "test", quiet, shipped) and (shipped / "model.safetensors").exists()
+    (shipped / "model.safetensors").unlink()         # as if calibrated and shipped since
+    again = fitting(minutes=None)
+    assert again["finished"] and again["ran"] == 0
+    assert not ship(draft, vocab_ids, again, "test", quiet, shipped) and not (shipped / "model.safetensors").exists()
 
 
 def test_all_runs_every_stage_and_samples_each_round_before_training_on_it():

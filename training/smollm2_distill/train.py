@@ -97,8 +97,7 @@ def train(minutes: float | None, threads: int, log=print) -> dict:
     vocab_ids = draft_vocabulary(shards, HEAD_SIZE, pair.vocab_size)
     draft = draft_from_master(pair.target, LAYERS, vocab_ids).train()
     ck = fit(draft, vocab_ids, batches_of(shards), examples(held), EPOCHS, LR, CKPT / "draft.pt", minutes, log)
-    save_draft(draft, vocab_ids, DISTILLED_DIR)
-    log(f"saved {DISTILLED_DIR} after {ck['step']} steps")
+    ship(draft, vocab_ids, ck, "student", log)
     return ck
 
 
@@ -113,8 +112,7 @@ def refine(minutes: float | None, threads: int, log=print) -> dict:
     draft, vocab_ids = finished_draft("draft.pt", "run the student stage to its end first: refining starts from round one's final draft")
     shards, held = load_shards()
     ck = fit(draft, vocab_ids, batches_of(shards), examples(held), REFINE_EPOCHS, REFINE_LR, CKPT / "refine.pt", minutes, log)
-    save_draft(draft, vocab_ids, DISTILLED_DIR)
-    log(f"saved {DISTILLED_DIR} after {ck['step']} refining steps on {len(shards)} shards")
+    ship(draft, vocab_ids, ck, f"refine on {len(shards)} shards", log)
     return ck
 
 
@@ -152,9 +150,23 @@ def fit_on_answers_through(round_no: int, draft, vocab_ids, epochs: float, peak_
     shards, held = load_shards()
     own = onpolicy.shards_through(round_no)
     ck = fit(draft, vocab_ids, batches_of(shards + own), examples(held), epochs, peak_lr, CKPT / checkpoint, minutes, log)
-    save_draft(draft, vocab_ids, DISTILLED_DIR)
-    log(f"saved {DISTILLED_DIR} after {ck['step']} steps ({checkpoint}) on {len(shards)} + {len(own)} shards")
+    ship(draft, vocab_ids, ck, f"{checkpoint} on {len(shards)} + {len(own)} shards", log)
     return ck
+
+
+def ship(draft, vocab_ids: torch.Tensor, ck: dict, what: str, log, directory=DISTILLED_DIR) -> bool:
+    """Write the draft where the pair loads it only when its run has just finished. A run stopped by
+    --minutes leaves the shipped draft as it was (its checkpoint resumes), and running a finished
+    stage again leaves it too: that would replace the calibrated draft with the uncalibrated one."""
+    if not ck["finished"]:
+        log(f"{what}: stopped at step {ck['step']}; {directory} is unchanged; run the stage again to go on")
+        return False
+    if not ck["ran"]:
+        log(f"{what}: had already finished; {directory} is left as it is")
+        return False
+    save_draft(draft, vocab_ids, directory)
+    log(f"{what}: saved {directory} after {ck['step']} steps")
+    return True
 
 
 def finished_draft(ck_name: str, missing: str, master=None) -> tuple[torch.nn.Module, torch.Tensor]:
@@ -184,7 +196,8 @@ def batches_of(shards: list[dict]) -> list[list[tuple]]:
 
 def fit(draft, vocab_ids, batches, held, epochs: float, peak_lr: float, ck_path, minutes, log) -> dict:
     """Train the draft in place, resuming from and checkpointing to ``ck_path``; the checkpoint
-    of a finished run holds the final weights. Returns that checkpoint's dict."""
+    of a finished run holds the final weights. Returns the step reached, the history, whether the
+    run is finished and how many steps this call ran."""
     to_head = head_rows(vocab_ids, draft.model.embed_tokens.num_embeddings)
     draft.model.embed_tokens.weight.requires_grad_(False)
     params = [p for p in draft.parameters() if p.requires_grad]
@@ -202,7 +215,7 @@ def fit(draft, vocab_ids, batches, held, epochs: float, peak_lr: float, ck_path,
         loss0, bound0 = evaluate(draft, held, to_head)
         history.append({"step": 0, "val_loss": loss0, "val_alpha_bound": bound0})
         log(f"draft {sum(p.numel() for p in params) / 1e6:.1f}M trainable; {total} steps; at start val loss {loss0:.3f} alpha bound {bound0:.3f}")
-    started = last_ck = time.time()
+    started, first_step, last_ck = time.time(), step, time.time()
     while step < total and (minutes is None or time.time() - started < minutes * 60):
         order = torch.randperm(len(batches), generator=torch.Generator().manual_seed(SEED + step // len(batches)))
         batch = batches[order[step % len(batches)]]
@@ -225,4 +238,4 @@ def fit(draft, vocab_ids, batches, held, epochs: float, peak_lr: float, ck_path,
             torch.save(ck, ck_path.with_suffix(".tmp"))
             ck_path.with_suffix(".tmp").replace(ck_path)
             last_ck = time.time()
-    return {"step": step, "history": history}
+    return {"step": step, "history": history, "finished": step == total, "ran": step - first_step}
