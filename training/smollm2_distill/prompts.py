@@ -109,3 +109,57 @@ EXTRA_TOPICS = [t for t in dict.fromkeys(EXTRA_TOPICS) if t not in TOPICS]
 def extra_training_prompts() -> list[str]:
     """Every template for every extra topic, shuffled: the second round of teacher answers."""
     return prompts(EXTRA_TOPICS)
+
+
+# Round six's topics, for training only: the draft's alpha on fresh answers to prompts whose topics
+# it trained on was 0.61 against 0.54 on held-out topics (2026-12-03), so it lacked breadth more
+# than text. None is a near relative of a held-out topic (no birds of the ice, instruments with
+# keys, medicine, cities, revolutions, mountains, numbers, reptiles of old, elements, rice, verse,
+# pets, owls, volcanoes, islands, manners, jungles, whales, pharaohs or libraries).
+ROUND_SIX_TOPICS = [
+    "knots", "sewing", "pottery", "woodworking", "blacksmiths", "candles", "perfume", "soap bubbles",
+    "mirrors", "eyeglasses", "hearing", "taste buds", "the sense of smell", "muscles", "teeth", "hair",
+    "fingerprints", "blood", "the lungs", "the stomach", "sunscreen", "shadows", "sundials",
+    "hourglasses", "wristwatches", "the metric system", "thermometers", "weather forecasts", "fog",
+    "hail", "frost", "monsoons", "droughts", "floods", "tsunamis", "avalanches", "sand dunes",
+    "canyons", "geysers", "hot springs", "salt flats", "wetlands", "mangroves", "savannas", "tundra",
+    "prairies", "meadows", "hedgehogs", "badgers", "otters", "beavers", "camels", "giraffes", "zebras",
+    "hippos", "rhinos", "gorillas", "pandas", "koalas", "sloths", "armadillos", "porcupines",
+    "raccoons", "moose", "bison", "llamas", "goats", "sheep", "cows", "chickens", "ducks", "geese",
+    "swans", "pigeons", "crows", "hummingbirds", "woodpeckers", "peacocks", "ostriches", "salmon",
+    "seahorses", "starfish", "crabs", "snails", "dragonflies", "grasshoppers", "crickets",
+    "mosquitoes", "beetles", "moths", "termites", "wasps", "scorpions", "lizards", "chameleons",
+    "ferns", "ivy", "lavender", "mint", "garlic", "onions", "carrots", "pumpkins", "strawberries",
+    "blueberries", "grapes", "oranges", "lemons", "coconuts", "mangoes", "pineapples", "avocados",
+    "peanuts", "almonds", "wheat", "corn", "cotton", "wool", "silk", "leather", "rubber", "concrete",
+    "steel", "copper", "gold", "diamonds", "marble", "clay", "sand", "pebbles", "crystals", "soup",
+    "sandwiches", "pancakes", "dumplings", "tacos", "curry", "salad", "yogurt", "butter", "eggs",
+    "jam", "popcorn", "cookies", "birthday cakes", "lemonade", "milk", "hot chocolate", "picnics",
+    "barbecues", "alarm clocks", "keys and locks", "stairs", "elevators", "chairs", "pillows",
+    "socks", "hats", "buttons", "zippers", "backpacks", "suitcases", "pencils", "crayons",
+    "paintbrushes", "scissors", "envelopes", "postcards", "balloons", "jigsaw puzzles",
+    "teddy bears", "skateboards", "roller skates", "trampolines", "playgrounds", "sandcastles",
+    "snowmen", "sledding", "ice skating", "hockey", "golf", "archery", "fencing",
+    "gymnastics", "volleyball", "badminton", "table tennis", "cricket", "rugby", "rowing",
+    "kayaking", "fishing", "bird watching", "magic tricks", "juggling", "puppets", "theatre",
+    "clowns", "ballet", "choirs", "flutes", "trumpets", "harps", "cellos", "lullabies", "folk songs",
+    "villages", "bus stops", "airports", "train stations", "ferries", "tunnels", "dams",
+    "fire stations", "pilots", "chefs", "plumbers", "carpenters", "mechanics", "zookeepers",
+    "tailors", "barbers", "journalists", "translators", "astronomers", "inventors", "explorers",
+    "hope", "boredom", "habits", "mistakes", "luck", "fairness", "sharing", "voting", "banks",
+    "advertising", "refrigerators", "washing machines", "light bulbs", "friction", "levers",
+    "pulleys", "gears", "pendulums", "buoyancy", "air pressure", "echoes", "static electricity",
+    "erosion", "the ozone layer", "auroras", "the Milky Way", "Saturn's rings", "Venus",
+    "the International Space Station", "asteroids", "the Wright brothers", "Marco Polo",
+    "the Aztecs", "ancient Greece", "samurai", "the Incas", "the telegraph", "the Titanic",
+]
+ROUND_SIX_TOPICS = [t for t in dict.fromkeys(ROUND_SIX_TOPICS) if t not in TOPICS and t not in EXTRA_TOPICS]
+
+
+ROUND_SIX_PROMPTS = 4000   # of 5,300: what two cores answer and label in about 40 minutes
+
+
+def round_six_prompts() -> list[str]:
+    """The first ROUND_SIX_PROMPTS of every template for every round-six topic, shuffled (so every
+    topic comes with some of its templates): the prompts of on-policy round six."""
+    return prompts(ROUND_SIX_TOPICS)[:ROUND_SIX_PROMPTS]
