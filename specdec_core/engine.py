@@ -21,6 +21,7 @@ from .trace import Candidate, DraftStep, Round, Trace
 from .verify import verify
 
 MAX_K = 32
+PROMPT_PIECES = 32  # the prompt's last tokens, as written, kept for the sheet to show a token per cell
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,7 @@ def _generate(writer: Writer, scribe: Scribe | None, prompt: list[int], settings
         rounds=rounds,
         prefill_s=prefill_s,
         wall_s=clock.now() - started,
+        extra={"prompt_pieces": [writer.piece(t) for t in prompt[-PROMPT_PIECES:]]},
     )
 
 

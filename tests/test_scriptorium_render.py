@@ -3,7 +3,7 @@ import pytest
 
 from specdec_core.engine import DecodeSettings, speculative_generate
 from ui.moments import moments
-from ui.render import display_piece, sheet_html
+from ui.render import prompt_tail, display_piece, sheet_html
 from ui.scriptorium_plots import cache_figure, candidate_figure
 
 LABELS = {key: key for key in ("p", "q", "min", "r", "axis", "master", "scribe", "before", "after", "rolled", "kept", "dropped")}
@@ -53,6 +53,26 @@ def test_cache_bars_drop_exactly_what_the_rollback_drops(trace):
 def test_a_long_prompt_shows_its_end(trace):
     from dataclasses import replace
 
-    long = replace(trace, prompt_text="序" * 100 + "春山")
+    long = replace(trace, prompt_text="序" * 100 + "春山", extra={})     # written before traces kept pieces
     html = sheet_html(long, moments(long)[0])
     assert html.count('class="cell prompt') == 31 and "…" in html
+
+
+def test_a_bpe_prompt_shows_a_token_per_cell_and_control_tokens_as_marks(trace):
+    from dataclasses import replace
+
+    pieces = ["Why", " is", " the", " sky", " blue", "?", "<|im_end|>", "\n", "<|im_start|>", "assistant", "\n"]
+    chat = replace(trace, prompt_tokens=list(range(40)), extra={"prompt_pieces": pieces})
+    assert prompt_tail(chat) == ["…", *pieces[1:]]          # "Why" would pass 30 characters; " is" … "↵" make 30
+    html = sheet_html(chat, moments(chat)[0])
+    assert html.count('class="cell prompt') == 11 and 'title="&lt;|im_start|&gt;">∎<' in html
+    whole = replace(chat, prompt_tokens=list(range(3)), extra={"prompt_pieces": ["Hi", "<|im_end|>", "\n"]})
+    assert prompt_tail(whole) == ["Hi", "<|im_end|>", "\n"]                  # nothing cut: no ellipsis
+
+
+def test_a_run_keeps_its_prompts_pieces_and_a_broken_list_falls_back_to_characters(trace, tiny, tiny_prompt):
+    from dataclasses import replace
+
+    assert trace.extra["prompt_pieces"] == [tiny.writer().piece(t) for t in tiny_prompt[-32:]]
+    broken = replace(trace, prompt_text="春山", prompt_tokens=[5, 6], extra={"prompt_pieces": [3, None]})
+    assert prompt_tail(broken) == ["春", "山"]

@@ -12,7 +12,7 @@ from specdec_core.trace import Round, Trace
 from ui.look import INK, LIGHT_INK, PAPER, VERMILION
 from ui.moments import Moment
 
-PROMPT_SHOWN = 30  # characters of the prompt drawn before the run
+PROMPT_SHOWN = 30  # characters of the prompt's end drawn before the run
 SPECIAL = re.compile(r"^<[^<>\s]{1,24}>$")  # </s>, <|im_end|>: control tokens, not writing
 
 STYLE = f"""
@@ -39,10 +39,7 @@ STYLE = f"""
 
 
 def sheet_html(trace: Trace, moment: Moment, show_struck: bool = True) -> str:
-    prompt = trace.prompt_text  # a chat template makes it long: the last characters give the context
-    if len(prompt) > PROMPT_SHOWN:
-        prompt = "…" + prompt[-PROMPT_SHOWN:]
-    cells = [_cell(ch, "prompt") for ch in prompt]
+    cells = [_cell(piece, "prompt") for piece in prompt_tail(trace)]
     written = 0
     for i, r in enumerate(trace.rounds[: moment.round + 1]):
         now = i == moment.round
@@ -56,6 +53,23 @@ def sheet_html(trace: Trace, moment: Moment, show_struck: bool = True) -> str:
             cells.append(_cell(piece, kind, current=now, new_seal=new_seal))
             written += kind in ("sealed", "corrected", "bonus", "plain")
     return STYLE + '<div class="sheet">' + "".join(cells) + "</div>"
+
+
+def prompt_tail(trace: Trace) -> list[str]:
+    """The prompt's end, about PROMPT_SHOWN characters, as the model read it: a token per cell (a
+    chat template's control tokens become marks) where the trace lists its pieces, one character
+    per cell for traces written before it did. "…" leads when the prompt goes on further back."""
+    pieces = trace.extra.get("prompt_pieces")
+    whole = len(trace.prompt_tokens)
+    if not (isinstance(pieces, list) and all(isinstance(p, str) for p in pieces)):
+        pieces, whole = list(trace.prompt_text), len(trace.prompt_text)
+    shown, width = [], 0
+    for piece in reversed(pieces):
+        width += len(display_piece(piece))
+        if width > PROMPT_SHOWN and shown:
+            break
+        shown.append(piece)
+    return (["…"] if len(shown) < whole else []) + shown[::-1]
 
 
 def display_piece(piece: str) -> str:
