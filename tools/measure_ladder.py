@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python -m tools.measure_ladder [--pair poetry] [--tokens 64] [--out FILE]
        [--scribes a,b] [--k 1,2,4] [--temperature T] [--top-p P]
-Each row: alpha at temperature 1.0 and 0.7 (mean min(1, p/q) over drafted tokens of real runs),
+Each row: alpha at temperature 1.0 and 0.7 (mean min(1, p/q) over the drafted tokens the master reached in real runs),
 the cost ratio c, the best k of the sweep and the measured speedup over plain decoding there,
 all measured side by side in one run per setting. With --temperature or --top-p the sweep runs at
 that setting and its alpha fills both alpha columns' place as "alpha" (no second run).
