@@ -1,4 +1,4 @@
-"""``python -m training.smollm2_distill {teacher,student,refine,onpolicy,polish,deepen,early-exit,calibrate,broaden,eval,all} [--minutes M] [--threads N] [--round R]``.
+"""``python -m training.smollm2_distill {teacher,student,refine,onpolicy,polish,deepen,early-exit,calibrate,eval,all} [--minutes M] [--threads N] [--round R]``.
 
 teacher: the master's answers to the training prompts with its top-k (data/smollm2/teacher/);
 student: the distilled scribe, trained on the first round's answers (assets/models/smollm2/distilled/);
@@ -8,10 +8,8 @@ polish:  that scribe, trained on the master's answers and its own from rounds 3 
 deepen:  round four's scribe grown from four layers to eight and trained again on the same text (same place);
 early-exit: round four's norm and head, on the grown draft's first four layers (assets/models/smollm2/distilled-4/);
 calibrate: one scale on each distilled rung's logits, fit on the held-back answers (same places);
-broaden: the shipped eight-layer scribe trained on its own answers to new topics (onpolicy --round 6) (same place);
 eval:    alpha on held-out prompts and the student's cost, into the model card's metrics.
-all:     every stage in order, onpolicy and polish once for each round (3, then 4), then deepen, early-exit, calibrate,
-         onpolicy --round 6, broaden, calibrate again and eval.
+all:     every stage in order, onpolicy and polish once for each round (3, then 4), then deepen, early-exit, calibrate and eval.
 Each stage resumes where it stopped; progress goes to data/smollm2/distill.log.
 """
 from __future__ import annotations
@@ -21,7 +19,7 @@ import logging
 
 from training.smollm2_distill.paths import DATA, LOG
 
-STAGES = ("teacher", "student", "refine", "onpolicy", "polish", "deepen", "early-exit", "calibrate", "broaden", "eval")
+STAGES = ("teacher", "student", "refine", "onpolicy", "polish", "deepen", "early-exit", "calibrate", "eval")
 
 
 def logger() -> logging.Logger:
@@ -61,9 +59,6 @@ def run_stage(stage: str, minutes: float | None, threads: int, part: tuple[int, 
     elif stage == "calibrate":
         from training.smollm2_distill.calibrate import calibrate
         calibrate(threads, log.info)
-    elif stage == "broaden":
-        from training.smollm2_distill.broaden import broaden
-        broaden(minutes, threads, log.info)
     else:
         from training.smollm2_distill.evaluate import evaluate
         evaluate(threads, log.info)
@@ -76,7 +71,7 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=None, help="time budget per stage (default: none)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--part", default="0/1", help="teacher and onpolicy: write shards i mod n, as i/n (run n at once)")
-    ap.add_argument("--round", type=int, default=3, help="onpolicy: the round of the draft's answers to write (3, 4, or 6 on new topics); polish: the round to train (3 or 4)")
+    ap.add_argument("--round", type=int, default=3, help="onpolicy: the round of the draft's answers to write; polish: the round to train (3 or 4)")
     args = ap.parse_args()
     part = tuple(int(x) for x in args.part.split("/"))
     steps = every_step() if args.stage == "all" else [(args.stage, args.round)]
@@ -88,9 +83,7 @@ def every_step() -> list[tuple[str, int]]:
     """(stage, round) in order: the draft of each on-policy round samples the next round's text."""
     from training.smollm2_distill.train import POLISH_ROUNDS
     on_policy = [(stage, r) for r in POLISH_ROUNDS for stage in ("onpolicy", "polish")]
-    from training.smollm2_distill.onpolicy import NEW_TOPICS_ROUND
-    return [("teacher", 3), ("student", 3), ("refine", 3), *on_policy, ("deepen", 3), ("early-exit", 3), ("calibrate", 3),
-            ("onpolicy", NEW_TOPICS_ROUND), ("broaden", 3), ("calibrate", 3), ("eval", 3)]
+    return [("teacher", 3), ("student", 3), ("refine", 3), *on_policy, ("deepen", 3), ("early-exit", 3), ("calibrate", 3), ("eval", 3)]
 
 
 if __name__ == "__main__":

@@ -9,8 +9,6 @@ top-p 0.95, each batch with its own seed; shards have the teacher stage's format
 
 Rounds are numbered as in the model card: round 3 is the first on-policy text (sampled by round
 two's draft, trained on by the polish stage); round 4 is sampled by whatever draft is shipped then.
-Round 6 (after round five, deepen, which added no text) answers prompts on new topics instead
-(prompts.round_six_prompts), sampled by the eight-layer draft; the broaden stage trains on it.
 """
 from __future__ import annotations
 
@@ -22,23 +20,16 @@ from transformers import DynamicCache
 from specdec_core.pairs import load_pair
 from specdec_core.sampling import SamplingConfig, probs_from_logits
 from training.smollm2_distill.paths import ONPOLICY
-from training.smollm2_distill.prompts import round_six_prompts
-from training.smollm2_distill.teacher import MAX_NEW_TOKENS, TOP_K, chunks, held_back, left_padded, prompt_batches, save_shard
+from training.smollm2_distill.teacher import MAX_NEW_TOKENS, TOP_K, held_back, left_padded, prompt_batches, save_shard
 
 SEED = 1011
 FIRST_ROUND = 3
-NEW_TOPICS_ROUND = 6
 SAMPLING = SamplingConfig(0.7, top_p=0.95)
 LABEL_ROWS = 8             # answers per master forward: bounds the logits' memory
 
 
 def shard_path(index: int, round_no: int = FIRST_ROUND):
     return ONPOLICY / f"round{round_no}" / f"shard_{index:04d}.pt"
-
-
-def batches_for(round_no: int) -> list[list[str]]:
-    """The prompts a round answers, in batches: the teacher's (rounds 3 and 4) or round six's new topics."""
-    return chunks(round_six_prompts()) if round_no == NEW_TOPICS_ROUND else prompt_batches()
 
 
 def generate(minutes: float | None = None, threads: int = 1, log=print, part: tuple[int, int] = (0, 1),
@@ -50,7 +41,7 @@ def generate(minutes: float | None = None, threads: int = 1, log=print, part: tu
     seed = SEED + 1000 * (round_no - FIRST_ROUND)
     pair = load_pair("smollm2", "cpu")
     scribe = pair.scribe("distilled")
-    batches = batches_for(round_no)
+    batches = prompt_batches()
     started = time.time()
     for index, batch in enumerate(batches):
         if index % part[1] != part[0] or shard_path(index, round_no).exists():
@@ -119,7 +110,7 @@ def master_labels(master, prompts: list[list[int]], answers: list[list[int]], pa
 
 def missing_shards(round_no: int) -> int:
     """How many of round ``round_no``'s shards are still to be written."""
-    return sum(not shard_path(i, round_no).exists() for i in range(len(batches_for(round_no))))
+    return sum(not shard_path(i, round_no).exists() for i in range(len(prompt_batches())))
 
 
 def require_complete(round_no: int) -> None:
@@ -136,7 +127,7 @@ def shards_through(round_no: int) -> list[dict]:
 
 def load_shards(round_no: int = FIRST_ROUND) -> list[dict]:
     """Round ``round_no``'s shards written so far, less those answering the held-back batches' prompts: the held-back
-    answers stay unseen (round six's prompts are on other topics, so none is left out)."""
-    held = held_back() if round_no != NEW_TOPICS_ROUND else []
-    paths = [shard_path(i, round_no) for i in range(len(batches_for(round_no))) if i not in held]
+    answers stay unseen."""
+    held = held_back()
+    paths = [shard_path(i, round_no) for i in range(len(prompt_batches())) if i not in held]
     return [torch.load(path) for path in paths if path.exists()]

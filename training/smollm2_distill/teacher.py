@@ -56,26 +56,12 @@ def generate(minutes: float | None = None, threads: int = 1, log=print, part: tu
             continue
         if minutes is not None and time.time() - started > minutes * 60:
             break
-        write_shard(pair, index, batch, log)
+        t0 = time.time()
+        shard = answer_batch(pair, [pair.encode_prompt(t, MAX_NEW_TOKENS) for t in batch], SEED + index)
+        save_shard(shard, shard_path(index))
+        n = sum(len(a) for a in shard["topk_ids"])
+        log(f"shard {index + 1}/{len(batches)}: {n} answer tokens, {n / (time.time() - t0):.0f} tok/s")
     return sum(shard_path(i).exists() for i in range(len(batches)))
-
-
-def write_held_back(pair, log=print) -> None:
-    """Write the held-back shards if missing: later rounds watch their loss on them, and calibrate
-    fits on them, when the rest of the teacher's text is not at hand."""
-    batches = prompt_batches()
-    for index in held_back():
-        if not shard_path(index).exists():
-            TEACHER.mkdir(parents=True, exist_ok=True)
-            write_shard(pair, index, batches[index], log)
-
-
-def write_shard(pair, index: int, batch: list[str], log=print) -> None:
-    t0 = time.time()
-    shard = answer_batch(pair, [pair.encode_prompt(t, MAX_NEW_TOKENS) for t in batch], SEED + index)
-    save_shard(shard, shard_path(index))
-    n = sum(len(a) for a in shard["topk_ids"])
-    log(f"shard {index + 1}/{len(prompt_batches())}: {n} answer tokens, {n / (time.time() - t0):.0f} tok/s")
 
 
 @torch.inference_mode()

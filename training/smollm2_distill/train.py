@@ -154,7 +154,7 @@ def fit_on_answers_through(round_no: int, draft, vocab_ids, epochs: float, peak_
     return ck
 
 
-def ship(draft, vocab_ids: torch.Tensor, ck: dict, what: str, log, directory=DISTILLED_DIR, layers: bool = True) -> bool:
+def ship(draft, vocab_ids: torch.Tensor, ck: dict, what: str, log, directory=DISTILLED_DIR) -> bool:
     """Write the draft where the pair loads it only when its run has just finished. A run stopped by
     --minutes leaves the shipped draft as it was (its checkpoint resumes), and running a finished
     stage again leaves it too: that would replace the calibrated draft with the uncalibrated one."""
@@ -164,7 +164,7 @@ def ship(draft, vocab_ids: torch.Tensor, ck: dict, what: str, log, directory=DIS
     if not ck["ran"]:
         log(f"{what}: had already finished; {directory} is left as it is")
         return False
-    save_draft(draft, vocab_ids, directory, layers=layers)
+    save_draft(draft, vocab_ids, directory)
     log(f"{what}: saved {directory} after {ck['step']} steps")
     return True
 
