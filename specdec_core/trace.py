@@ -206,6 +206,8 @@ def _step_from_dict(data: dict) -> DraftStep:
 
 def _check_consistent(trace: Trace) -> None:
     """The tokens must be exactly what the rounds produced (what a hand-edited file breaks)."""
+    if not isinstance(trace.extra, dict):
+        raise TraceError("the field extra must be a JSON object")
     produced = [t for r in trace.rounds for t in r.new_tokens]
     if produced[: len(trace.tokens)] != trace.tokens or len(produced) < len(trace.tokens):
         raise TraceError("the tokens do not match what the rounds produced")

@@ -106,6 +106,7 @@ def test_trace_round_trips_through_json(tiny, tiny_prompt):
         (lambda d: d.pop("rounds"), "missing"),
         (lambda d: d.update(tokens=d["tokens"][::-1] + [3]), "do not match"),
         (lambda d: d.update(surprise=1), "unexpected"),
+        (lambda d: d.update(extra=["pieces"]), "extra"),
     ],
 )
 def test_broken_trace_files_are_refused_with_a_reason(tiny, tiny_prompt, edit, message):
