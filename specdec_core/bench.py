@@ -48,10 +48,10 @@ def run_bench(pair: ModelPair, scribe_name: str | None, settings: DecodeSettings
 def _report(pair, scribe_name, settings, results) -> dict:
     spec, plain = results["speculative"]["traces"], results["plain"]["traces"]
     tps = {name: r["tokens"] / r["wall_s"] for name, r in results.items()}
-    drafted = [step for t in spec for r in t.rounds for step in r.drafted]
+    drafted = sum(t.draft_forwards for t in spec)
     alpha = mean_acceptance(spec) or 0.0
     plain_forward = _mean_time(plain, "target_s")
-    c = (sum(r.draft_s for t in spec for r in t.rounds) / max(len(drafted), 1)) / plain_forward
+    c = (sum(r.draft_s for t in spec for r in t.rounds) / max(drafted, 1)) / plain_forward
     verify_cost = _mean_time(spec, "target_s") / plain_forward
     loop = sum(r.draft_s + r.target_s + r.other_s for t in spec for r in t.rounds)
     return {
