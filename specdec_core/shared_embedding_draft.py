@@ -7,8 +7,8 @@ head has a row per token of ``vocab_ids`` only (see scribes/subset_lm.py).
 
 On disk: ``config.json`` (a LlamaConfig whose ``vocab_size`` is the head's size) and
 ``model.safetensors`` (every weight but the embedding, plus ``vocab_ids``). Shipped drafts keep each
-weight matrix as int8 with one float32 scale per row (weight-only, dequantised on load); float32
-files load as they are.
+weight matrix as int8 with one float32 scale per row (weight-only): dequantised on load, or on CPU
+kept and multiplied as int8 (``int8_matmul``, int8_linear.py); float32 files load as they are.
 
 An early exit is a draft whose file holds only a final norm and head: it reads the first layers of
 another draft (``layers_from``), sharing them in memory, and stops there. A deep draft grown on a
@@ -25,6 +25,7 @@ from safetensors.torch import load_file, save_file
 from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedModel
 
 from .device import place
+from .int8_linear import use_int8_matrices
 
 WEIGHTS = "model.safetensors"
 CONFIG = "config.json"
@@ -66,11 +67,13 @@ def save_draft(draft: LlamaForCausalLM, vocab_ids: torch.Tensor, directory: Path
     draft.config.to_json_file(directory / CONFIG)
 
 
-def load_draft(master: PreTrainedModel, directory: Path,
-               layers_from: LlamaForCausalLM | None = None) -> tuple[LlamaForCausalLM, torch.Tensor]:
+def load_draft(master: PreTrainedModel, directory: Path, layers_from: LlamaForCausalLM | None = None,
+               int8_matmul: bool = False) -> tuple[LlamaForCausalLM, torch.Tensor]:
     """(draft on the master's device in float32, vocab_ids); raises ValueError on a mismatched file.
 
     An early exit's file (no layer weights) takes its layers from ``layers_from``, shared, not copied.
+    With int8_matmul on a CPU master, the file's int8 matrices stay int8 and are multiplied as they
+    are (int8_linear.py): faster decoding, but no float weights to train or compare.
     """
     config = LlamaConfig.from_dict(json.loads((directory / CONFIG).read_text()))
     if config.hidden_size != master.config.hidden_size:
@@ -85,7 +88,10 @@ def load_draft(master: PreTrainedModel, directory: Path,
     missing = {name for name in missing if name != EMBEDDING and not (borrowed and name.startswith(LAYERS))}
     if unexpected or missing:
         raise ValueError(f"{directory}: unexpected weights {unexpected}, missing {sorted(missing)}")
-    return place(draft, master.device), vocab_ids
+    draft = place(draft, master.device)
+    if int8_matmul and master.device.type == "cpu":
+        use_int8_matrices(draft, int8_matrices(tensors))
+    return draft, vocab_ids
 
 
 def _borrow_layers(draft: LlamaForCausalLM, layers_from: LlamaForCausalLM | None, directory: Path) -> None:
@@ -99,6 +105,12 @@ def int8_rows(matrix: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """(int8 matrix, float32 scale per row) whose product is ``matrix`` to within half a step per row."""
     scale = (matrix.abs().amax(1, keepdim=True) / 127).clamp(min=torch.finfo(torch.float32).tiny)
     return (matrix / scale).round().clamp(-127, 127).to(torch.int8).contiguous(), scale.contiguous()
+
+
+def int8_matrices(tensors: dict[str, torch.Tensor]) -> dict[str, tuple[torch.Tensor, torch.Tensor]]:
+    """A file's int8 matrices by module name: (int8 matrix, row scales)."""
+    return {name.removesuffix(".weight"): (value, tensors[name + ROW_SCALE])
+            for name, value in tensors.items() if name + ROW_SCALE in tensors}
 
 
 def dequantised(tensors: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:

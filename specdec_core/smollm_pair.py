@@ -86,17 +86,20 @@ def load_smollm2_pair(device: torch.device, root: Path | None = None):
     )
 
 
-def smollm2_scribes(target, vocab_size: int) -> dict:
+def smollm2_scribes(target, vocab_size: int, int8_matmul: bool = True) -> dict:
     """The ladder, poorest first: copying from the prompt, counts of the master's own text, the
-    distilled draft's early exit after four layers (cheaper), the whole distilled draft."""
+    distilled draft's early exit after four layers (cheaper), the whole distilled draft.
+
+    On CPU the distilled rungs multiply by their int8 weights as shipped (int8_linear.py) unless
+    int8_matmul is off: training stages that change a draft's weights need them in float32."""
     scribes = {"prompt-lookup": lambda: PromptLookupScribe(vocab_size)}
     if NGRAM_FILE.exists():
         counts = functools.cache(lambda: NgramModel.load(NGRAM_FILE))  # read on first use, then shared
         scribes["ngram"] = lambda: NgramScribe(counts(), name="ngram")
     if (DISTILLED_DIR / WEIGHTS).exists():
-        draft = functools.cache(lambda: load_draft(target, DISTILLED_DIR))
+        draft = functools.cache(lambda: load_draft(target, DISTILLED_DIR, int8_matmul=int8_matmul))
         if (EARLY_EXIT_DIR / WEIGHTS).exists():
-            early = functools.cache(lambda: load_draft(target, EARLY_EXIT_DIR, layers_from=draft()[0]))
+            early = functools.cache(lambda: load_draft(target, EARLY_EXIT_DIR, layers_from=draft()[0], int8_matmul=int8_matmul))
             scribes["distilled-4"] = lambda: SubsetLMScribe("distilled-4", *early(), vocab_size)
         scribes["distilled"] = lambda: SubsetLMScribe("distilled", *draft(), vocab_size)
     return scribes

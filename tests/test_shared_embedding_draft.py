@@ -4,12 +4,15 @@ It must save without the master's embedding, load back onto the very same embedd
 files made for another master, and keep speculative sampling exact though its head covers only part
 of the vocabulary (q is zero elsewhere).
 """
+from dataclasses import replace
+
 import pytest
 import torch
 from safetensors.torch import load_file, save_file
 from transformers import LlamaConfig, LlamaForCausalLM
 
-from specdec_core.engine import DecodeSettings, speculative_generate
+from specdec_core.engine import DecodeSettings, plain_generate, speculative_generate
+from specdec_core.int8_linear import Int8Linear
 from specdec_core.pairs import ModelPair
 from specdec_core.proof import run_proof
 from specdec_core.sampling import SamplingConfig
@@ -136,3 +139,25 @@ def test_an_early_exit_without_enough_layers_to_read_is_refused(master, vocab_id
         load_draft(master, tmp_path)
     with pytest.raises(ValueError, match="at least 2 layers"):
         load_draft(master, tmp_path, layers_from=draft_from_master(master, [0], vocab_ids))
+
+
+def test_int8_matmul_multiplies_by_the_files_int8_matrices_and_drafts_the_same(master, vocab_ids, tiny, tiny_prompt, tmp_path):
+    save_draft(draft_from_master(master, [1], vocab_ids).eval(), vocab_ids, tmp_path)
+    dequantised_draft, _ = load_draft(master, tmp_path)
+    int8_draft, ids = load_draft(master, tmp_path, int8_matmul=True)
+    tensors = load_file(str(tmp_path / WEIGHTS))
+    assert isinstance(int8_draft.lm_head, Int8Linear) and torch.equal(int8_draft.lm_head.weight, tensors["lm_head.weight"])
+    assert isinstance(int8_draft.model.layers[0].mlp.down_proj, Int8Linear)
+    assert int8_draft.model.embed_tokens is master.get_input_embeddings()
+    sequence = torch.tensor([tiny_prompt])
+    want, got = dequantised_draft(input_ids=sequence).logits, int8_draft(input_ids=sequence).logits
+    assert (got - want).abs().max() < 0.02 * want.abs().max()
+    greedy = replace(SETTINGS, sampling=SamplingConfig(temperature=0.0))
+    writer = llama_pair(master, tiny).writer()
+    spec = speculative_generate(writer, SubsetLMScribe("distilled", int8_draft, ids, tiny.vocab_size), tiny_prompt, greedy)
+    assert spec.tokens == plain_generate(writer, tiny_prompt, greedy).tokens
+
+
+def test_a_float32_file_has_no_int8_matrices_to_multiply(master, saved):
+    draft, _ = load_draft(master, saved, int8_matmul=True)
+    assert not any(isinstance(m, Int8Linear) for m in draft.modules())

@@ -9,9 +9,12 @@ import time
 
 import pytest
 import torch
+from torch import nn
 
 from specdec_core import smollm_pair
+from specdec_core.decode_linear import DecodeLinear
 from specdec_core.engine import DecodeSettings, plain_generate, speculative_generate
+from specdec_core.int8_linear import Int8Linear
 from specdec_core.pairs import available_pairs, load_pair
 from specdec_core.sampling import SamplingConfig
 
@@ -63,6 +66,14 @@ def test_the_early_exit_shares_the_distilled_drafts_first_four_layers(smollm2):
     assert len(deep.model.layers) == 8 and len(early.model.layers) == 4
     assert all(a is b for a, b in zip(early.model.layers, deep.model.layers))
     assert early.lm_head.weight.data_ptr() != deep.lm_head.weight.data_ptr()
+
+
+def test_on_cpu_the_distilled_rungs_multiply_by_their_int8_weights_and_training_gets_float(smollm2):
+    for name in ("distilled-4", "distilled"):
+        linears = [m for m in smollm2.scribe(name).model.modules() if isinstance(m, (nn.Linear, Int8Linear))]
+        assert linears and all(isinstance(m, Int8Linear) for m in linears)
+    float_rungs = smollm_pair.smollm2_scribes(smollm2.target, smollm2.vocab_size, int8_matmul=False)
+    assert type(float_rungs["distilled"]().model.lm_head) is DecodeLinear     # what calibrate scales and saves
 
 
 def test_the_cache_is_written_once_then_read(smollm2, monkeypatch):

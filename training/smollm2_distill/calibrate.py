@@ -16,7 +16,7 @@ import torch
 from specdec_core.pairs import load_pair
 from specdec_core.sampling import SamplingConfig, probs_from_logits
 from specdec_core.shared_embedding_draft import save_draft
-from specdec_core.smollm_pair import DISTILLED_RUNGS, EARLY_EXIT_DIR
+from specdec_core.smollm_pair import DISTILLED_RUNGS, EARLY_EXIT_DIR, smollm2_scribes
 from specdec_core.theory import expected_acceptance
 from training.smollm2_distill.evaluate import scribe_logits
 from training.smollm2_distill.teacher import held_back_shards
@@ -32,8 +32,9 @@ def calibrate(threads: int, log=print) -> dict[str, float]:
     if not held:
         raise SystemExit("run the teacher stage first: the held-back shards are missing")
     pair = load_pair("smollm2", "cpu")
-    return {name: calibrate_rung(pair.scribe(name), directory, held, log)
-            for name, directory in DISTILLED_RUNGS.items() if name in pair.scribes}
+    scribes = smollm2_scribes(pair.target, len(pair.tokenizer), int8_matmul=False)   # float heads, to scale and save
+    return {name: calibrate_rung(scribes[name](), directory, held, log)
+            for name, directory in DISTILLED_RUNGS.items() if name in scribes}
 
 
 def calibrate_rung(scribe, directory, held: list[dict], log) -> float:
