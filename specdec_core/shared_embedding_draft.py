@@ -114,9 +114,10 @@ def int8_matrices(tensors: dict[str, torch.Tensor]) -> dict[str, tuple[torch.Ten
 
 
 def dequantised(tensors: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
-    """float32 weights from a file's tensors: int8 matrices times their row scales, the rest as they are."""
+    """float32 weights from a file's tensors: int8 matrices times their row scales, the rest as they
+    are. A row scale without its matrix stays under its own name, so loading reports it as unexpected."""
     return {name: value.float() * tensors[name + ROW_SCALE] if name + ROW_SCALE in tensors else value.float()
-            for name, value in tensors.items() if not name.endswith(ROW_SCALE)}
+            for name, value in tensors.items() if not (name.endswith(ROW_SCALE) and name.removesuffix(ROW_SCALE) in tensors)}
 
 
 def _shell(master: PreTrainedModel, n_layers: int, head_size: int) -> LlamaForCausalLM:

@@ -102,6 +102,15 @@ def test_a_file_with_stray_weights_is_refused(master, saved, tmp_path):
         load_draft(master, tmp_path)
 
 
+def test_a_row_scale_without_its_matrix_is_refused_by_name(master, vocab_ids, tmp_path):
+    save_draft(draft_from_master(master, [1], vocab_ids), vocab_ids, tmp_path)
+    tensors = load_file(str(tmp_path / WEIGHTS))
+    tensors["model.layers.9.mlp.up_proj.weight" + ROW_SCALE] = torch.ones(64, 1)
+    save_file(tensors, str(tmp_path / WEIGHTS))
+    with pytest.raises(ValueError, match=r"model\.layers\.9\.mlp\.up_proj\.weight\.row_scale"):
+        load_draft(master, tmp_path)
+
+
 def test_q_is_zero_outside_the_head_and_drafts_stay_inside(master, saved, vocab_ids, tiny, tiny_prompt):
     scribe = SubsetLMScribe("distilled", *load_draft(master, saved), tiny.vocab_size)
     scribe.start()
