@@ -4,19 +4,26 @@ A draft's head over a 49,152-token vocabulary costs as much as several of its la
 master's probability mass sits on a few thousand tokens (Zhao et al. 2025, FR-Spec, restrict the
 draft's head to the most frequent tokens for the same reason). Speculative sampling stays exact
 whatever q is: a token the scribe cannot write is one the master writes itself at the correction.
+With ``copies``, tokens outside the head that the context holds can still be drafted
+(context_copy.py).
 """
 from __future__ import annotations
 
 import torch
 from transformers import PreTrainedModel
 
+from .context_copy import CopyScores, with_copies
 from .lm import LMScribe
 
 
 class SubsetLMScribe(LMScribe):
-    def __init__(self, name: str, model: PreTrainedModel, vocab_ids: torch.Tensor, vocab_size: int):
+    def __init__(self, name: str, model: PreTrainedModel, vocab_ids: torch.Tensor, vocab_size: int,
+                 copies: CopyScores | None = None):
         super().__init__(name, model, vocab_size)
         self.vocab_ids = vocab_ids.to(model.device)     # head row i is the token vocab_ids[i]
+        self.copies = copies
+        self.in_head = torch.zeros(vocab_size, dtype=torch.bool, device=model.device)
+        self.in_head[self.vocab_ids] = True
 
     def hf_assistant(self) -> None:
         return None        # transformers' assisted generation needs a head over the whole vocabulary
@@ -26,3 +33,21 @@ class SubsetLMScribe(LMScribe):
         out = subset_logits.new_full((*subset_logits.shape[:-1], self.vocab_size), float("-inf"))
         out[..., self.vocab_ids] = subset_logits
         return out
+
+    def next_logits(self, tokens: list[int]) -> torch.Tensor:
+        return self._with_copies(super().next_logits(tokens), tokens)
+
+    def batch_next_logits(self, sequences: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        logits, valid = super().batch_next_logits(sequences)
+        if self.copies is None:
+            return logits, valid
+        return torch.stack([self._with_copies(row, seq) for row, seq in zip(logits, sequences.tolist())]), valid
+
+    def logits_along(self, sequence: list[int], start: int, n: int) -> torch.Tensor:
+        logits = super().logits_along(sequence, start, n)
+        if self.copies is None:
+            return logits
+        return torch.stack([self._with_copies(row, sequence[: start + j]) for j, row in enumerate(logits)])
+
+    def _with_copies(self, logits: torch.Tensor, tokens: list[int]) -> torch.Tensor:
+        return logits if self.copies is None else with_copies(logits, tokens, self.in_head, self.copies)

@@ -117,7 +117,7 @@ def head_mass(vocab_ids: torch.Tensor, answers: list[dict]) -> list[float]:
 def scribe_logits(scribe, sequence: list[int], start: int, n: int) -> torch.Tensor:
     """The scribe's logits before each of the n answer tokens: one forward for a model scribe."""
     if isinstance(scribe, LMScribe):
-        return scribe.over_vocab(scribe.model(input_ids=torch.tensor([sequence])).logits[0, start - 1 : start - 1 + n]).float()
+        return scribe.logits_along(sequence, start, n)
     return torch.stack([scribe.next_logits(sequence[: start + i]).float() for i in range(n)])
 
 
