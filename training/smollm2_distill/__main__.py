@@ -1,4 +1,4 @@
-"""``python -m training.smollm2_distill {teacher,student,refine,onpolicy,polish,deepen,early-exit,calibrate,eval,all} [--minutes M] [--threads N] [--round R]``.
+"""``python -m training.smollm2_distill {teacher,student,refine,onpolicy,polish,deepen,early-exit,calibrate,copy-scores,eval,all} [--minutes M] [--threads N] [--round R]``.
 
 teacher: the master's answers to the training prompts with its top-k (data/smollm2/teacher/);
 student: the distilled scribe, trained on the first round's answers (assets/models/smollm2/distilled/);
@@ -8,8 +8,9 @@ polish:  that scribe, trained on the master's answers and its own from rounds 3 
 deepen:  round four's scribe grown from four layers to eight and trained again on the same text (same place);
 early-exit: round four's norm and head, on the grown draft's first four layers (assets/models/smollm2/distilled-4/);
 calibrate: one scale on each distilled rung's logits, fit on the held-back answers (same places);
+copy-scores: how each distilled rung scores the context's continuations, fit on unseen topics (same places);
 eval:    alpha on held-out prompts and the student's cost, into the model card's metrics.
-all:     every stage in order, onpolicy and polish once for each round (3, then 4), then deepen, early-exit, calibrate and eval.
+all:     every stage in order, onpolicy and polish once for each round (3, then 4), then deepen, early-exit, calibrate, copy-scores and eval.
 Each stage resumes where it stopped; progress goes to data/smollm2/distill.log.
 """
 from __future__ import annotations
@@ -19,7 +20,7 @@ import logging
 
 from training.smollm2_distill.paths import DATA, LOG
 
-STAGES = ("teacher", "student", "refine", "onpolicy", "polish", "deepen", "early-exit", "calibrate", "eval")
+STAGES = ("teacher", "student", "refine", "onpolicy", "polish", "deepen", "early-exit", "calibrate", "copy-scores", "eval")
 
 
 def logger() -> logging.Logger:
@@ -59,6 +60,9 @@ def run_stage(stage: str, minutes: float | None, threads: int, part: tuple[int, 
     elif stage == "calibrate":
         from training.smollm2_distill.calibrate import calibrate
         calibrate(threads, log.info)
+    elif stage == "copy-scores":
+        from training.smollm2_distill.copy_scores import fit_copy_scores
+        fit_copy_scores(threads, log.info)
     else:
         from training.smollm2_distill.evaluate import evaluate
         evaluate(threads, log.info)
@@ -83,7 +87,7 @@ def every_step() -> list[tuple[str, int]]:
     """(stage, round) in order: the draft of each on-policy round samples the next round's text."""
     from training.smollm2_distill.train import POLISH_ROUNDS
     on_policy = [(stage, r) for r in POLISH_ROUNDS for stage in ("onpolicy", "polish")]
-    return [("teacher", 3), ("student", 3), ("refine", 3), *on_policy, ("deepen", 3), ("early-exit", 3), ("calibrate", 3), ("eval", 3)]
+    return [("teacher", 3), ("student", 3), ("refine", 3), *on_policy, ("deepen", 3), ("early-exit", 3), ("calibrate", 3), ("copy-scores", 3), ("eval", 3)]
 
 
 if __name__ == "__main__":

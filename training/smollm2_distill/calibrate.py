@@ -32,7 +32,7 @@ def calibrate(threads: int, log=print) -> dict[str, float]:
     if not held:
         raise SystemExit("run the teacher stage first: the held-back shards are missing")
     pair = load_pair("smollm2", "cpu")
-    scribes = smollm2_scribes(pair.target, len(pair.tokenizer), int8_matmul=False)   # float heads, to scale and save
+    scribes = smollm2_scribes(pair.target, len(pair.tokenizer), int8_matmul=False, context_copy=False)  # float heads, to scale and save
     return {name: calibrate_rung(scribes[name](), directory, held, log)
             for name, directory in DISTILLED_RUNGS.items() if name in scribes}
 

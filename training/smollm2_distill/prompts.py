@@ -109,3 +109,54 @@ EXTRA_TOPICS = [t for t in dict.fromkeys(EXTRA_TOPICS) if t not in TOPICS]
 def extra_training_prompts() -> list[str]:
     """Every template for every extra topic, shuffled: the second round of teacher answers."""
     return prompts(EXTRA_TOPICS)
+
+
+# Topics no shipped draft trained on and no eval reads, for fitting the few scores that must hold on
+# topics the draft has not seen (the context-copy scores) without touching the held-out prompts.
+# None is a near relative of a held-out topic (no birds of the ice, instruments with keys, medicine,
+# cities, revolutions, mountains, numbers, reptiles of old, elements, rice, verse, pets, owls,
+# volcanoes, islands, manners, jungles, whales, pharaohs or libraries). (A training round on them,
+# round six, was tried and not shipped: see the model card.)
+UNSEEN_TOPICS = [
+    "knots", "sewing", "pottery", "woodworking", "blacksmiths", "candles", "perfume", "soap bubbles",
+    "mirrors", "eyeglasses", "hearing", "taste buds", "the sense of smell", "muscles", "teeth", "hair",
+    "fingerprints", "blood", "the lungs", "the stomach", "sunscreen", "shadows", "sundials",
+    "hourglasses", "wristwatches", "the metric system", "thermometers", "weather forecasts", "fog",
+    "hail", "frost", "monsoons", "droughts", "floods", "tsunamis", "avalanches", "sand dunes",
+    "canyons", "geysers", "hot springs", "salt flats", "wetlands", "mangroves", "savannas", "tundra",
+    "prairies", "meadows", "hedgehogs", "badgers", "otters", "beavers", "camels", "giraffes", "zebras",
+    "hippos", "rhinos", "gorillas", "pandas", "koalas", "sloths", "armadillos", "porcupines",
+    "raccoons", "moose", "bison", "llamas", "goats", "sheep", "cows", "chickens", "ducks", "geese",
+    "swans", "pigeons", "crows", "hummingbirds", "woodpeckers", "peacocks", "ostriches", "salmon",
+    "seahorses", "starfish", "crabs", "snails", "dragonflies", "grasshoppers", "crickets",
+    "mosquitoes", "beetles", "moths", "termites", "wasps", "scorpions", "lizards", "chameleons",
+    "ferns", "ivy", "lavender", "mint", "garlic", "onions", "carrots", "pumpkins", "strawberries",
+    "blueberries", "grapes", "oranges", "lemons", "coconuts", "mangoes", "pineapples", "avocados",
+    "peanuts", "almonds", "wheat", "corn", "cotton", "wool", "silk", "leather", "rubber", "concrete",
+    "steel", "copper", "gold", "diamonds", "marble", "clay", "sand", "pebbles", "crystals", "soup",
+    "sandwiches", "pancakes", "dumplings", "tacos", "curry", "salad", "yogurt", "butter", "eggs",
+    "jam", "popcorn", "cookies", "birthday cakes", "lemonade", "milk", "hot chocolate", "picnics",
+    "barbecues", "alarm clocks", "keys and locks", "stairs", "elevators", "chairs", "pillows",
+    "socks", "hats", "buttons", "zippers", "backpacks", "suitcases", "pencils", "crayons",
+    "paintbrushes", "scissors", "envelopes", "postcards", "balloons", "jigsaw puzzles",
+    "teddy bears", "skateboards", "roller skates", "trampolines", "playgrounds", "sandcastles",
+    "snowmen", "sledding", "ice skating", "hockey", "golf", "archery", "fencing",
+    "gymnastics", "volleyball", "badminton", "table tennis", "cricket", "rugby", "rowing",
+    "kayaking", "fishing", "bird watching", "magic tricks", "juggling", "puppets", "theatre",
+    "clowns", "ballet", "choirs", "flutes", "trumpets", "harps", "cellos", "lullabies", "folk songs",
+    "villages", "bus stops", "airports", "train stations", "ferries", "tunnels", "dams",
+    "fire stations", "pilots", "chefs", "plumbers", "carpenters", "mechanics", "zookeepers",
+    "tailors", "barbers", "journalists", "translators", "astronomers", "inventors", "explorers",
+    "hope", "boredom", "habits", "mistakes", "luck", "fairness", "sharing", "voting", "banks",
+    "advertising", "refrigerators", "washing machines", "light bulbs", "friction", "levers",
+    "pulleys", "gears", "pendulums", "buoyancy", "air pressure", "echoes", "static electricity",
+    "erosion", "the ozone layer", "auroras", "the Milky Way", "Saturn's rings", "Venus",
+    "the International Space Station", "asteroids", "the Wright brothers", "Marco Polo",
+    "the Aztecs", "ancient Greece", "samurai", "the Incas", "the telegraph", "the Titanic",
+]
+UNSEEN_TOPICS = [t for t in dict.fromkeys(UNSEEN_TOPICS) if t not in TOPICS and t not in EXTRA_TOPICS]
+
+
+def unseen_topic_prompts() -> list[str]:
+    """Every template for every unseen topic, in a fixed shuffled order."""
+    return prompts(UNSEEN_TOPICS)

@@ -1,0 +1,78 @@
+"""Fit each distilled rung's context-copy scores (specdec_core/scribes/context_copy.py) and write
+them beside its weights.
+
+The scores are chosen by alpha (sum_x min(p, q) at the bar's T 0.7, top-p 0.95) on the master's
+answers to two kinds of prompts: on topics no draft trained on and no eval reads
+(``unseen_topic_prompts``), where copying matters most, and on training topics the eval's seen-topics
+control does not use, where a strong bonus for copies costs alpha. The held-out topics lie between:
+new to the draft, but drawn from the same list as the training topics, over whose text the head's
+tokens were chosen. The held-out prompts play no part in the choice. The grid holds "no copies"
+(every score -inf or 0), so the fit can decline them.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+
+import torch
+
+from specdec_core.pairs import load_pair
+from specdec_core.sampling import probs_from_logits
+from specdec_core.scribes.context_copy import CopyScores, continuations, with_copies
+from specdec_core.smollm_pair import DISTILLED_RUNGS, smollm2_scribes
+from training.smollm2_distill.calibrate import SETTING
+from training.smollm2_distill.evaluate import BATCH, NEW_TOKENS, SEEN_STRIDE, answer_rows
+from training.smollm2_distill.prompts import training_prompts, unseen_topic_prompts
+
+PROMPTS = 96       # on unseen topics; and the 64 training prompts below
+SEED = 700
+SEEN_OFFSET = 14   # every 28th training prompt from here: not the eval's seen-topics control (from 0)
+GRID = [CopyScores(short, long, in_head) for short, long, in_head in
+        itertools.product((-math.inf, -3.0), (-math.inf, 0.0, 3.0, 6.0), (0.0, 1.0, 2.0, 4.0, 6.0))]
+
+
+def fit_copy_scores(threads: int, log=print) -> dict[str, CopyScores]:
+    torch.set_num_threads(threads)
+    pair = load_pair("smollm2", "cpu")
+    scribes = smollm2_scribes(pair.target, len(pair.tokenizer), context_copy=False)   # the head's own scores
+    texts = unseen_topic_prompts()[:PROMPTS] + training_prompts()[SEEN_OFFSET::SEEN_STRIDE]
+    answers = [a for i in range(0, len(texts), BATCH)
+               for a in answer_rows(pair, [pair.encode_prompt(t, NEW_TOKENS) for t in texts[i:i + BATCH]], SEED + i)]
+    chosen = {}
+    for name, directory in DISTILLED_RUNGS.items():
+        if name not in scribes:
+            continue
+        scribe = scribes[name]()
+        alphas = alpha_by_scores(rows_of(scribe, answers), scribe.in_head, GRID)
+        best = max(GRID, key=lambda s: (alphas[s], s == CopyScores()))    # on a tie, no copies
+        log(f"{name}: alpha on {len(texts)} unseen- and seen-topic prompts {alphas[CopyScores()]:.4f} without copies, "
+            f"{alphas[best]:.4f} with {best}")
+        best.save(directory)
+        chosen[name] = best
+    return chosen
+
+
+@torch.inference_mode()
+def rows_of(scribe, answers: list[dict]):
+    """(context, the head's logits over the vocabulary, the master's logits) at each answer position."""
+    for a in answers:
+        q = scribe.logits_along(a["sequence"], a["start"], len(a["p"]))
+        for j, (q_row, p_row) in enumerate(zip(q, a["p"])):
+            yield a["sequence"][: a["start"] + j], q_row, p_row
+
+
+def alpha_by_scores(rows, in_head: torch.Tensor, grid: list[CopyScores]) -> dict[CopyScores, float]:
+    """Mean sum_x min(p, q) over the rows for each choice of scores."""
+    totals, n = dict.fromkeys(grid, 0.0), 0
+    for context, q_logits, p_logits in rows:
+        p = probs_from_logits(p_logits, SETTING)
+        if len(continuations(context)[0]):
+            q = probs_from_logits(torch.stack([with_copies(q_logits, context, in_head, s) for s in grid]), SETTING)
+            for s, alpha in zip(grid, torch.minimum(p, q).sum(-1).tolist()):
+                totals[s] += alpha
+        else:                                                  # nothing to copy: every choice is the head's q
+            alpha = float(torch.minimum(p, probs_from_logits(q_logits, SETTING)).sum())
+            for s in grid:
+                totals[s] += alpha
+        n += 1
+    return {s: total / n for s, total in totals.items()}
