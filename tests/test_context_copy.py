@@ -12,7 +12,7 @@ from specdec_core.scribes import SubsetLMScribe
 from specdec_core.scribes.context_copy import CopyScores, continuations, with_copies
 from specdec_core.shared_embedding_draft import draft_from_master
 from tests.test_shared_embedding_draft import llama_master, llama_pair
-from training.smollm2_distill.copy_scores import GRID, SEEN_OFFSET, alpha_by_scores
+from training.smollm2_distill.copy_scores import GRID, SEEN_OFFSET, alpha_by_scores, best_scores
 from training.smollm2_distill.evaluate import SEEN_STRIDE
 from training.smollm2_distill.prompts import (EXTRA_TOPICS, TEMPLATES, UNSEEN_TOPICS, split_topics, training_prompts,
                                               unseen_topic_prompts)
@@ -128,11 +128,11 @@ def test_the_fit_declines_copies_that_cost_alpha_and_takes_those_that_pay():
     p_on_copy = torch.full((12,), -math.inf)
     p_on_copy[9] = 0.0                                      # the master writes the copy
     alphas = alpha_by_scores([(context, logits, p_on_copy)], in_head, GRID)
-    best = max(GRID, key=lambda s: (alphas[s], s == CopyScores()))
+    best = best_scores(alphas)
     assert alphas[CopyScores()] == 0.0 and alphas[best] > 0.9
     p_on_head = logits.clone()                              # the master agrees with the head
     alphas = alpha_by_scores([(context, logits, p_on_head)], in_head, GRID)
-    assert max(GRID, key=lambda s: (alphas[s], s == CopyScores())) == CopyScores()
+    assert best_scores(alphas) == CopyScores()
 
 
 def test_the_fit_reads_no_held_out_topic_and_not_the_seen_topics_control():

@@ -5,7 +5,7 @@ topic's words, yet those pieces usually stand earlier in the prompt or the answe
 pair's held-out topics 6% of the master's probability lies outside the draft's head, a third of it
 on tokens of the context. Induction (Olsson et al. 2022), as prompt lookup uses it (Saxena 2023):
 a token that followed an earlier occurrence of the context's last token is a likely next one, the
-more so when the two tokens before it match too. Such a token gets a score relative to the draft's
+more so when the token before it matches too. Such a token gets a score relative to the draft's
 best one; a candidate the head covers gets a bonus on its own score. Speculative sampling stays
 exact whatever q is: q is what these scores give after the shared temperature and top-p.
 """

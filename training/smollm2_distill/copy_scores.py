@@ -44,12 +44,17 @@ def fit_copy_scores(threads: int, log=print) -> dict[str, CopyScores]:
             continue
         scribe = scribes[name]()
         alphas = alpha_by_scores(rows_of(scribe, answers), scribe.in_head, GRID)
-        best = max(GRID, key=lambda s: (alphas[s], s == CopyScores()))    # on a tie, no copies
+        best = best_scores(alphas)
         log(f"{name}: alpha on {len(texts)} unseen- and seen-topic prompts {alphas[CopyScores()]:.4f} without copies, "
             f"{alphas[best]:.4f} with {best}")
         best.save(directory)
         chosen[name] = best
     return chosen
+
+
+def best_scores(alphas: dict[CopyScores, float]) -> CopyScores:
+    """The scores of highest alpha; on a tie, no copies."""
+    return max(alphas, key=lambda s: (alphas[s], s == CopyScores()))
 
 
 @torch.inference_mode()
