@@ -17,22 +17,28 @@ from training.smollm2_distill.evaluate import SEEN_STRIDE
 from training.smollm2_distill.prompts import (EXTRA_TOPICS, TEMPLATES, UNSEEN_TOPICS, split_topics, training_prompts,
                                               unseen_topic_prompts)
 
-SCORES = CopyScores(off_head_short=-2.0, off_head_long=3.0, in_head_long=1.5)
+SCORES = CopyScores(off_head_short=-2.0, off_head_long=3.0, in_head_long=1.5, in_head_longer=2.5)
 
 
 def as_dict(tokens):
-    follow, longer = continuations(tokens)
-    return dict(zip(follow.tolist(), longer.tolist()))
+    follow, match = continuations(tokens)
+    return dict(zip(follow.tolist(), match.tolist()))
 
 
 def test_continuations_follow_earlier_occurrences_of_the_last_token():
     #           0  1  2  3  4  5  6  7
     tokens = [5, 7, 9, 4, 7, 8, 5, 7]
-    assert as_dict(tokens) == {9: True, 8: False}        # "5 7" matched before 9, only "7" before 8
+    assert as_dict(tokens) == {9: 2, 8: 1}                # "5 7" matched before 9, only "7" before 8
 
 
-def test_a_continuation_seen_after_a_short_and_a_long_match_counts_as_long():
-    assert as_dict([1, 3, 9, 2, 3, 9, 1, 3]) == {9: True}
+def test_a_continuation_seen_after_several_matches_keeps_its_longest():
+    assert as_dict([1, 3, 9, 2, 3, 9, 1, 3]) == {9: 2}
+    assert as_dict([1, 2, 3, 9, 4, 2, 3, 9, 1, 2, 3]) == {9: 3}
+
+
+def test_matches_are_told_apart_up_to_three_tokens():
+    assert as_dict([1, 2, 3, 4, 9, 1, 2, 3, 4]) == {9: 3}  # four tokens match: counted as three
+    assert as_dict([5, 2, 3, 9, 1, 2, 3]) == {9: 2}
 
 
 def test_no_earlier_occurrence_and_short_contexts_offer_nothing():
@@ -42,7 +48,9 @@ def test_no_earlier_occurrence_and_short_contexts_offer_nothing():
 
 
 def test_the_last_token_repeated_continues_itself():
-    assert as_dict([6, 6, 6]) == {6: True}
+    assert as_dict([6, 6]) == {6: 1}
+    assert as_dict([6, 6, 6]) == {6: 2}
+    assert as_dict([6, 6, 6, 6]) == {6: 3}
 
 
 def head_logits(vocab=12, head=(0, 1, 2, 3, 4, 5)):
@@ -66,6 +74,14 @@ def test_off_head_continuations_score_from_the_heads_best_and_in_head_ones_gain_
     assert logits[9] == -math.inf                           # the input is left as it was
 
 
+def test_a_match_of_three_gains_the_larger_bonus_in_the_head_and_the_long_score_off_it():
+    logits, in_head = head_logits()
+    #         "2 0 1" before 5 (in the head) and before 11 (off it)
+    out = with_copies(logits, [2, 0, 1, 5, 2, 0, 1, 11, 2, 0, 1], in_head, SCORES)
+    assert out[5] == 3.0 + 2.5
+    assert out[11] == 4.0 + 3.0
+
+
 def test_minus_infinity_leaves_a_kind_out():
     logits, in_head = head_logits()
     out = with_copies(logits, [0, 1, 9, 0, 1], in_head, CopyScores())
@@ -79,6 +95,8 @@ def test_scores_round_trip_through_their_file_and_a_broken_file_is_named(tmp_pat
     assert CopyScores.load(tmp_path) == SCORES
     CopyScores().save(tmp_path)
     assert CopyScores.load(tmp_path) == CopyScores()        # -inf survives JSON
+    (tmp_path / "context_copy.json").write_text('{"off_head_short": -3, "off_head_long": 3, "in_head_long": 1}')
+    assert CopyScores.load(tmp_path) == CopyScores(-3.0, 3.0, 1.0, 0.0)   # a file from before the third tier
     (tmp_path / "context_copy.json").write_text('{"off_head_long": "lots", "x": 1}')
     with pytest.raises(ValueError, match="context_copy.json"):
         CopyScores.load(tmp_path)

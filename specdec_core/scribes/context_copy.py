@@ -5,7 +5,7 @@ topic's words, yet those pieces usually stand earlier in the prompt or the answe
 pair's held-out topics 6% of the master's probability lies outside the draft's head, a third of it
 on tokens of the context. Induction (Olsson et al. 2022), as prompt lookup uses it (Saxena 2023):
 a token that followed an earlier occurrence of the context's last token is a likely next one, the
-more so when the token before it matches too. Such a token gets a score relative to the draft's
+more so the more tokens before it match too. Such a token gets a score relative to the draft's
 best one; a candidate the head covers gets a bonus on its own score. Speculative sampling stays
 exact whatever q is: q is what these scores give after the shared temperature and top-p.
 """
@@ -20,6 +20,7 @@ import numpy as np
 import torch
 
 FILE = "context_copy.json"
+MAX_MATCH = 3   # match lengths told apart: 1, 2, and 3 or more
 
 
 @dataclass(frozen=True)
@@ -27,12 +28,13 @@ class CopyScores:
     """Scores for the context's continuations (logits; -inf leaves a kind out).
 
     off_head_short / off_head_long: a token outside the head after a match of one token / of two
-    or more, scored as the draft's best logit plus this. in_head_long: added to the draft's own
-    logit for a token in the head after a match of two or more."""
+    or more, scored as the draft's best logit plus this. in_head_long / in_head_longer: added to
+    the draft's own logit for a token in the head after a match of two tokens / of three or more."""
 
     off_head_short: float = -math.inf
     off_head_long: float = -math.inf
     in_head_long: float = 0.0
+    in_head_longer: float = 0.0
 
     def save(self, directory: Path) -> None:
         (directory / FILE).write_text(json.dumps(asdict(self), indent=1) + "\n")
@@ -50,32 +52,35 @@ class CopyScores:
 
 
 def continuations(tokens: list[int]) -> tuple[np.ndarray, np.ndarray]:
-    """(tokens that followed an earlier occurrence of the last token, whether the token before it
-    matched too), each continuation once, with its longer match where it has two."""
-    seq = np.asarray(tokens)
+    """(tokens that followed an earlier occurrence of the last token, how many tokens matched there:
+    1 to MAX_MATCH), each continuation once, with its longest match."""
+    seq = np.asarray(tokens, dtype=np.int64)
     if len(seq) < 2:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     at = np.flatnonzero(seq[:-1] == seq[-1])             # earlier occurrences of the last token
     follow = seq[at + 1]
-    longer = (at >= 1) & (seq[np.maximum(at - 1, 0)] == seq[-2])
-    order = np.lexsort((~longer, follow))                  # each token's longer match first
-    follow, longer = follow[order], longer[order]
+    match = np.ones(len(at), dtype=np.int64)
+    for back in range(1, min(MAX_MATCH, len(seq) - 1)):   # extend each match one token further back
+        match += (match == back) & (at >= back) & (seq[np.maximum(at - back, 0)] == seq[-1 - back])
+    order = np.lexsort((-match, follow))                   # each token's longest match first
+    follow, match = follow[order], match[order]
     first = np.ones(len(follow), dtype=bool)
     first[1:] = follow[1:] != follow[:-1]
-    return follow[first], longer[first]
+    return follow[first], match[first]
 
 
 def with_copies(logits: torch.Tensor, tokens: list[int], in_head: torch.Tensor, scores: CopyScores) -> torch.Tensor:
     """The draft's logits (V,) over the whole vocabulary (-inf off its head) with the context's
     continuations scored: a new tensor, or ``logits`` itself when the context offers none."""
-    follow, longer = continuations(tokens)
+    follow, match = continuations(tokens)
     if len(follow) == 0:
         return logits
-    follow, longer = torch.from_numpy(follow).to(logits.device), torch.from_numpy(longer).to(logits.device)
+    follow, match = torch.from_numpy(follow).to(logits.device), torch.from_numpy(match).to(logits.device)
     out = logits.clone()
     covered = in_head[follow]
     best = logits.max()                                    # the head's best: the rest is -inf
-    out[follow[covered & longer]] += scores.in_head_long
-    out[follow[~covered & longer]] = best + scores.off_head_long
-    out[follow[~covered & ~longer]] = best + scores.off_head_short
+    out[follow[covered & (match == 2)]] += scores.in_head_long
+    out[follow[covered & (match >= 3)]] += scores.in_head_longer
+    out[follow[~covered & (match >= 2)]] = best + scores.off_head_long
+    out[follow[~covered & (match == 1)]] = best + scores.off_head_short
     return out

@@ -27,8 +27,8 @@ from training.smollm2_distill.prompts import training_prompts, unseen_topic_prom
 PROMPTS = 96       # on unseen topics; and the 64 training prompts below
 SEED = 700
 SEEN_OFFSET = 14   # every 28th training prompt from here: not the eval's seen-topics control (from 0)
-GRID = [CopyScores(short, long, in_head) for short, long, in_head in
-        itertools.product((-math.inf, -3.0), (-math.inf, 0.0, 3.0, 6.0), (0.0, 1.0, 2.0, 4.0, 6.0))]
+GRID = [CopyScores(*scores) for scores in
+        itertools.product((-math.inf, -3.0), (-math.inf, 3.0, 6.0), (0.0, 1.0, 2.0), (0.0, 2.0, 4.0, 6.0, 9.0))]
 
 
 def fit_copy_scores(threads: int, log=print) -> dict[str, CopyScores]:
