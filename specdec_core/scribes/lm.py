@@ -4,7 +4,8 @@ from __future__ import annotations
 import torch
 from transformers import PreTrainedModel
 
-from ..cached_lm import CachedLM, last_logits
+from ..cached_lm import last_logits
+from ..lean_llama import cached_lm_for
 
 
 class LMScribe:
@@ -12,7 +13,7 @@ class LMScribe:
         self.name = name
         self.model = model
         self.vocab_size = vocab_size
-        self.lm = CachedLM(model)
+        self.lm = cached_lm_for(model)     # the lean forward for an int8 Llama (lean_llama.py)
 
     @property
     def cache_len(self) -> int:

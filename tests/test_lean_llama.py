@@ -1,0 +1,70 @@
+"""The lean forward of an int8 Llama draft gives transformers' logits, through prefill, one-token
+steps, multi-token verification, rollback, a new start and the cache's growth; other models keep
+transformers' forward."""
+import pytest
+import torch
+
+from specdec_core import lean_llama
+from specdec_core.cached_lm import CachedLM
+from specdec_core.lean_llama import LeanLlamaLM, cached_lm_for, fits
+from specdec_core.shared_embedding_draft import draft_from_master, load_draft, save_draft
+from tests.test_shared_embedding_draft import llama_master
+
+SEQUENCE = [1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 4, 5, 13, 14, 15, 3]   # the tiny vocabulary has 16 tokens
+
+
+@pytest.fixture(scope="module")
+def master(tiny):
+    return llama_master(tiny.vocab_size)
+
+
+@pytest.fixture(scope="module")
+def int8_draft(master, tmp_path_factory):
+    directory = tmp_path_factory.mktemp("int8-draft")
+    vocab_ids = torch.arange(3, master.config.vocab_size, 2)
+    save_draft(draft_from_master(master, [0, 1], vocab_ids).eval(), vocab_ids, directory)
+    return load_draft(master, directory, int8_matmul=True)[0]
+
+
+def steps(lm, sequence=SEQUENCE):
+    """Logits along a decode: a prefill of 5, two single tokens, a verification of 4 (n_last 4),
+    a rollback of 3 and another branch of 3, then a new start."""
+    out = [lm.logits(sequence[:5], n_last=2), lm.logits(sequence[:6]), lm.logits(sequence[:7]),
+           lm.logits(sequence[:11], n_last=4)]
+    lm.rollback(8)
+    out.append(lm.logits(sequence[:8] + [13, 14, 3], n_last=3))
+    lm.start()
+    out.append(lm.logits(sequence[:9], n_last=9))
+    return out
+
+
+def test_an_int8_llama_takes_the_lean_forward_and_others_keep_transformers(int8_draft, master, tiny):
+    assert fits(int8_draft) and isinstance(cached_lm_for(int8_draft), LeanLlamaLM)
+    assert not fits(master) and isinstance(cached_lm_for(master), CachedLM)       # float matrices
+    assert isinstance(cached_lm_for(tiny.target), CachedLM)
+
+
+def test_it_gives_transformers_logits_at_every_step(int8_draft):
+    lean, reference = LeanLlamaLM(int8_draft), CachedLM(int8_draft)
+    for got, want in zip(steps(lean), steps(reference), strict=True):
+        assert got.shape == want.shape
+        torch.testing.assert_close(got, want, atol=1e-5, rtol=0)
+    assert lean.cache_len == 9
+
+
+def test_the_cache_grows_past_its_first_capacity_and_keeps_what_it_held(int8_draft, monkeypatch):
+    monkeypatch.setattr(lean_llama, "FIRST_CAPACITY", 4)
+    lean, reference = LeanLlamaLM(int8_draft), CachedLM(int8_draft)
+    assert lean.capacity == 4
+    for got, want in zip(steps(lean), steps(reference), strict=True):
+        torch.testing.assert_close(got, want, atol=1e-5, rtol=0)
+    assert lean.capacity >= 11
+
+
+def test_a_cache_out_of_step_or_an_empty_step_is_refused(int8_draft):
+    lean = LeanLlamaLM(int8_draft)
+    lean.logits(SEQUENCE[:6])
+    with pytest.raises(RuntimeError, match="out of step"):
+        lean.logits([9] + SEQUENCE[1:8])
+    with pytest.raises(ValueError, match="new positions"):
+        lean.logits(SEQUENCE[:6])
