@@ -12,6 +12,7 @@ from typing import Callable
 import torch
 
 from .cached_lm import CachedLM
+from .lean_llama import LeanLlamaLM, cached_lm_for
 from .device import Clock
 from .drafting import draft_token
 from .rules import Rule, rule_named
@@ -76,7 +77,7 @@ def _generate(writer: Writer, scribe: Scribe | None, prompt: list[int], settings
     device = writer.target.device
     clock = Clock(device)
     generator = torch.Generator(device=device).manual_seed(settings.seed)
-    target = CachedLM(writer.target)
+    target = cached_lm_for(writer.target)
     started = clock.now()
     _prefill(target, scribe, prompt)
     prefill_s = clock.now() - started
@@ -110,7 +111,7 @@ def _generate(writer: Writer, scribe: Scribe | None, prompt: list[int], settings
     )
 
 
-def _prefill(target: CachedLM, scribe: Scribe | None, prompt: list[int]) -> None:
+def _prefill(target: CachedLM | LeanLlamaLM, scribe: Scribe | None, prompt: list[int]) -> None:
     """Start afresh and cache all but the last prompt token, which every round feeds again."""
     if scribe:
         scribe.start()

@@ -1,42 +1,50 @@
-"""A Llama draft's cached forward in a few tensor operations a layer, for int8 drafts on CPU.
+"""A Llama's cached forward on CPU in a few tensor operations a layer, for the draft and the master alike.
 
-A draft writes one token per forward, and transformers' Llama runs each forward through dozens of
-modules, dtype casts and cache bookkeeping per layer: on 2 CPU cores the smollm2 early exit (4
-layers, int8 products) took about 4 ms a token through transformers, of which its matrix products
-are under 2. This forward keeps the same arithmetic (the same int8 kernel, float32 elsewhere, the
-model's own rotary tables) with the query, key and value matrices multiplied as one, and gate and
-up as one, into a preallocated key/value cache: about 2 ms for the same token with the same
-logits (``tests/test_lean_llama.py``). Re-measure: ``python -m tools.lean_draft``.
+A decode feeds one token per forward (k + 1 to verify), and transformers' Llama runs each forward
+through dozens of modules, dtype casts and cache bookkeeping per layer. On 2 CPU cores the smollm2
+early exit (4 layers, int8 products) took about 4 ms a token that way, of which its matrix products
+are under 2. This forward keeps the same arithmetic (the same linear layers or int8 kernel, float32
+elsewhere, the model's own rotary tables) and writes into a preallocated key/value cache; an int8
+model's query, key and value matrices are multiplied as one, and its gate and up as one. Logits
+equal transformers' (``tests/test_lean_llama.py``). The master takes it too, so the speedup
+compares a lean draft with a lean master, not with transformers' overhead. Re-measure:
+``python -m tools.lean_draft``.
 
-``cached_lm_for`` gives a model this forward where it fits (a Llama whose every matrix is an
-Int8Linear) and transformers' (cached_lm.py) otherwise; both offer the same calls.
+``cached_lm_for`` gives a model this forward where it fits and transformers' (cached_lm.py)
+otherwise; both offer the same calls.
 """
 from __future__ import annotations
 
 import torch
 import torch.nn.functional as F
+from torch import nn
 from transformers import LlamaForCausalLM, PreTrainedModel
 
 from .cached_lm import CachedLM
+from .decode_linear import DecodeLinear
 from .int8_linear import Int8Linear
 
 FIRST_CAPACITY = 256   # positions the cache holds before it first doubles
+PLAIN_LINEARS = (nn.Linear, DecodeLinear)
 
 
 def cached_lm_for(model: PreTrainedModel) -> "CachedLM | LeanLlamaLM":
-    """The lean forward for an int8 Llama, transformers' cached forward for anything else."""
+    """The lean forward for a float32 Llama on CPU, transformers' cached forward for anything else."""
     return LeanLlamaLM(model) if fits(model) else CachedLM(model)
 
 
 def fits(model: PreTrainedModel) -> bool:
-    """A Llama with silu MLPs, static rotary tables, no biases, and every matrix an Int8Linear."""
+    """A float32 Llama on CPU with silu MLPs, static rotary tables, and no biases, whose matrices are
+    plain linear layers or Int8Linear."""
     if not isinstance(model, LlamaForCausalLM) or model.config.hidden_act != "silu":
+        return False
+    if model.device.type != "cpu" or model.model.embed_tokens.weight.dtype != torch.float32:
         return False
     rope = getattr(model.config, "rope_parameters", None) or {}
     if rope.get("rope_type", "default") != "default":
         return False
     matrices = [model.lm_head] + [m for layer in model.model.layers for m in _matrices(layer)]
-    return all(isinstance(m, Int8Linear) and m.bias is None for m in matrices)
+    return all((isinstance(m, Int8Linear) or type(m) in PLAIN_LINEARS) and m.bias is None for m in matrices)
 
 
 def _matrices(layer) -> list:
@@ -44,22 +52,30 @@ def _matrices(layer) -> list:
     return [a.q_proj, a.k_proj, a.v_proj, a.o_proj, mlp.gate_proj, mlp.up_proj, mlp.down_proj]
 
 
-class Int8Rows:
-    """Several Int8Linear layers' rows as one int8 matrix: one product instead of several."""
+class Rows:
+    """Several linear layers applied to the same input, outputs side by side (T, sum of outs).
 
-    def __init__(self, *layers: Int8Linear):
-        if len(layers) == 1:                                   # nothing to join: share the layer's own
+    Int8Linear layers are joined into one int8 matrix, one product instead of several; float layers
+    keep their own weights (joining them would copy the master's) and are applied in turn."""
+
+    def __init__(self, *layers: nn.Module):
+        self.int8 = all(isinstance(layer, Int8Linear) for layer in layers)
+        self.layers = layers
+        if self.int8 and len(layers) == 1:                     # nothing to join: share the layer's own
             self.weight, self.scale = layers[0].weight, layers[0].scale
-        else:
+        elif self.int8:
             self.weight = torch.cat([layer.weight for layer in layers]).contiguous()
             self.scale = torch.cat([layer.scale for layer in layers]).contiguous()
 
     def __call__(self, x: torch.Tensor) -> torch.Tensor:
-        return torch._weight_int8pack_mm(x.to(torch.bfloat16), self.weight, self.scale).float()   # (T, out)
+        if self.int8:
+            return torch._weight_int8pack_mm(x.to(torch.bfloat16), self.weight, self.scale).float()
+        outs = [layer(x) for layer in self.layers]
+        return outs[0] if len(outs) == 1 else torch.cat(outs, -1)
 
 
 class LeanLlamaLM:
-    """An int8 Llama with its key/value cache: the calls of CachedLM, one sequence at a time."""
+    """A Llama with its key/value cache: the calls of CachedLM, one sequence at a time."""
 
     def __init__(self, model: LlamaForCausalLM):
         config, body = model.config, model.model
@@ -68,7 +84,7 @@ class LeanLlamaLM:
         self.eps, self.mlp_width = config.rms_norm_eps, config.intermediate_size
         self.embedding, self.rotary = body.embed_tokens, body.rotary_emb
         self.layers = [_LeanLayer(layer) for layer in body.layers]
-        self.norm, self.head = body.norm.weight, Int8Rows(model.lm_head)
+        self.norm, self.head = body.norm.weight, Rows(model.lm_head)
         self.capacity = 0
         self.start()
 
@@ -98,7 +114,8 @@ class LeanLlamaLM:
         x = self.embedding(torch.tensor(tokens[begin:], device=self.device))              # (T, H)
         rotation = self.cos[begin:end], self.sin[begin:end]
         # each new position sees the cache and the new positions up to itself
-        mask = None if end - begin == 1 else torch.ones(end - begin, end, dtype=torch.bool).tril(begin)
+        mask = None if end - begin == 1 else (
+            torch.ones(end - begin, end, dtype=torch.bool, device=self.device).tril(begin))
         for layer, keys, values in zip(self.layers, self.keys, self.values):
             x = layer(x, self, keys, values, begin, rotation, mask)
         self.cached = list(tokens)
@@ -125,8 +142,8 @@ class _LeanLayer:
     def __init__(self, layer):
         a, mlp = layer.self_attn, layer.mlp
         self.attention_norm, self.mlp_norm = layer.input_layernorm.weight, layer.post_attention_layernorm.weight
-        self.qkv, self.out = Int8Rows(a.q_proj, a.k_proj, a.v_proj), Int8Rows(a.o_proj)
-        self.gate_up, self.down = Int8Rows(mlp.gate_proj, mlp.up_proj), Int8Rows(mlp.down_proj)
+        self.qkv, self.out = Rows(a.q_proj, a.k_proj, a.v_proj), Rows(a.o_proj)
+        self.gate_up, self.down = Rows(mlp.gate_proj, mlp.up_proj), Rows(mlp.down_proj)
 
     def __call__(self, x, lm: LeanLlamaLM, keys, values, begin, rotation, mask):
         t, end, d = len(x), begin + len(x), lm.head_dim

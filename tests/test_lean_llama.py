@@ -1,11 +1,15 @@
-"""The lean forward of an int8 Llama draft gives transformers' logits, through prefill, one-token
-steps, multi-token verification, rollback, a new start and the cache's growth; other models keep
-transformers' forward."""
+"""The lean forward of a Llama, an int8 draft or a float master, gives transformers' logits through
+prefill, one-token steps, multi-token verification, rollback, a new start and the cache's growth;
+other models keep transformers' forward."""
+import copy
+
 import pytest
 import torch
+from transformers import LlamaConfig, LlamaForCausalLM
 
 from specdec_core import lean_llama
 from specdec_core.cached_lm import CachedLM
+from specdec_core.decode_linear import decode_linears
 from specdec_core.lean_llama import LeanLlamaLM, cached_lm_for, fits
 from specdec_core.shared_embedding_draft import draft_from_master, load_draft, save_draft
 from tests.test_shared_embedding_draft import llama_master
@@ -38,14 +42,21 @@ def steps(lm, sequence=SEQUENCE):
     return out
 
 
-def test_an_int8_llama_takes_the_lean_forward_and_others_keep_transformers(int8_draft, master, tiny):
-    assert fits(int8_draft) and isinstance(cached_lm_for(int8_draft), LeanLlamaLM)
-    assert not fits(master) and isinstance(cached_lm_for(master), CachedLM)       # float matrices
-    assert isinstance(cached_lm_for(tiny.target), CachedLM)
+def test_a_cpu_llama_takes_the_lean_forward_and_other_models_keep_transformers(int8_draft, master, tiny):
+    assert isinstance(cached_lm_for(int8_draft), LeanLlamaLM)
+    assert isinstance(cached_lm_for(decode_linears(master)), LeanLlamaLM)
+    assert isinstance(cached_lm_for(tiny.target), CachedLM)                        # GPT-2
+    for change in ({"attention_bias": True}, {"hidden_act": "gelu"},
+                   {"rope_parameters": {"rope_type": "linear", "factor": 2.0, "rope_theta": 10000.0}}):
+        config = master.config.to_dict() | change
+        assert not fits(LlamaForCausalLM(LlamaConfig(**config))), change
+    assert not fits(copy.deepcopy(master).to(torch.bfloat16))
 
 
-def test_it_gives_transformers_logits_at_every_step(int8_draft):
-    lean, reference = LeanLlamaLM(int8_draft), CachedLM(int8_draft)
+@pytest.mark.parametrize("form", ["int8 draft", "float master"])
+def test_it_gives_transformers_logits_at_every_step(form, int8_draft, master):
+    model = int8_draft if form == "int8 draft" else master
+    lean, reference = LeanLlamaLM(model), CachedLM(model)
     for got, want in zip(steps(lean), steps(reference), strict=True):
         assert got.shape == want.shape
         torch.testing.assert_close(got, want, atol=1e-5, rtol=0)
