@@ -13,6 +13,7 @@ from specdec_core.decode_linear import decode_linears
 from specdec_core.lean_llama import LeanLlamaLM, cached_lm_for, fits
 from specdec_core.shared_embedding_draft import draft_from_master, load_draft, save_draft
 from tests.test_shared_embedding_draft import llama_master
+from training.poetry.evaluate import decode_ms, verify_ms
 
 SEQUENCE = [1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 4, 5, 13, 14, 15, 3]   # the tiny vocabulary has 16 tokens
 
@@ -79,3 +80,11 @@ def test_a_cache_out_of_step_or_an_empty_step_is_refused(int8_draft):
         lean.logits([9] + SEQUENCE[1:8])
     with pytest.raises(ValueError, match="new positions"):
         lean.logits(SEQUENCE[:6])
+
+
+def test_the_evals_time_the_decode_path_for_each_model_and_k():
+    wide = llama_master(128)                                # the timing prompts draw tokens up to 100
+    ms = decode_ms({"llama": wide}, steps=8, rounds=1)
+    verify = verify_ms(wide, k_values=(1, 3), reps=2)
+    assert set(ms) == {"llama"} and ms["llama"] > 0
+    assert set(verify) == {"k=1", "k=3"} and min(verify.values()) > 0

@@ -20,6 +20,7 @@ import time
 import torch
 import torch.nn.functional as F
 
+from specdec_core.lean_llama import cached_lm_for
 from specdec_core.scribes.ngram import NgramModel
 from training.poetry import data, form
 from training.poetry.sample import sample_after
@@ -103,37 +104,37 @@ def alpha_table(master, scribes: dict, chunks) -> dict:
     return table
 
 
-@torch.no_grad()
 def decode_ms(models: dict, steps: int = 60, prompt_len: int = 16, rounds: int = 5) -> dict:
-    """Median ms of one single-token cached forward, batch 1; models interleaved round by round."""
+    """Median ms of one single-token cached forward, as decoding runs it (specdec_core.lean_llama's
+    forward where it fits); models interleaved round by round."""
     times = {n: [] for n in models}
-    prompt = torch.randint(4, 100, (1, prompt_len), generator=torch.Generator().manual_seed(0))
+    prompt = torch.randint(4, 100, (prompt_len,), generator=torch.Generator().manual_seed(0)).tolist()
     for _ in range(rounds):
         for name, model in models.items():
-            out = model(input_ids=prompt, use_cache=True)
-            cache, tok = out.cache, prompt[:, -1:]
+            lm, tokens = cached_lm_for(model), list(prompt)
+            lm.logits(tokens)
             for i in range(steps):
+                tokens.append(prompt[-1])
                 t0 = time.perf_counter()
-                out = model(input_ids=tok, cache=cache, use_cache=True)
+                lm.logits(tokens)
                 if i >= 5:
                     times[name].append(time.perf_counter() - t0)
-                cache = out.cache
     return {n: 1000 * statistics.median(v) for n, v in times.items()}
 
 
-@torch.no_grad()
 def verify_ms(model, k_values=(4, 8), prompt_len: int = 16, reps: int = 40) -> dict:
     """Median ms of one cached forward over k+1 new tokens (the master's verification pass)."""
-    prompt = torch.randint(4, 100, (1, prompt_len), generator=torch.Generator().manual_seed(1))
+    prompt = torch.randint(4, 100, (prompt_len,), generator=torch.Generator().manual_seed(1)).tolist()
+    lm = cached_lm_for(model)
+    lm.logits(prompt)
     res = {}
     for k in k_values:
         ts = []
         for _ in range(reps):
-            cache = model(input_ids=prompt, use_cache=True).cache
-            block = prompt[:, : k + 1]
             t0 = time.perf_counter()
-            model(input_ids=block, cache=cache, use_cache=True)
+            lm.logits(prompt + prompt[: k + 1], n_last=k + 1)
             ts.append(time.perf_counter() - t0)
+            lm.rollback(prompt_len)
         res[f"k={k}"] = 1000 * statistics.median(ts)
     return res
 
