@@ -76,11 +76,11 @@ def with_copies(logits: torch.Tensor, tokens: list[int], in_head: torch.Tensor, 
     if len(follow) == 0:
         return logits
     follow, match = torch.from_numpy(follow).to(logits.device), torch.from_numpy(match).to(logits.device)
-    out = logits.clone()
+    # by match length (row) and whether the head covers the token (column): added to its own
+    # logit, or to the head's best one (the rest is -inf); one row per length, from none to three
+    table = torch.tensor([[0.0, -math.inf], [0.0, scores.off_head_short], [scores.in_head_long, scores.off_head_long],
+                          [scores.in_head_longer, scores.off_head_long]], device=logits.device)
     covered = in_head[follow]
-    best = logits.max()                                    # the head's best: the rest is -inf
-    out[follow[covered & (match == 2)]] += scores.in_head_long
-    out[follow[covered & (match >= 3)]] += scores.in_head_longer
-    out[follow[~covered & (match >= 2)]] = best + scores.off_head_long
-    out[follow[~covered & (match == 1)]] = best + scores.off_head_short
+    out = logits.clone()
+    out[follow] = torch.where(covered, logits[follow] + table[match, 0], logits.max() + table[match, 1])
     return out
