@@ -8,7 +8,7 @@ elsewhere, the model's own rotary tables) and writes into a preallocated key/val
 model's query, key and value matrices are multiplied as one, and its gate and up as one. Logits
 equal transformers' (``tests/test_lean_llama.py``). The master takes it too, so the speedup
 compares a lean draft with a lean master, not with transformers' overhead. Re-measure:
-``python -m tools.lean_draft``.
+``python -m tools.lean_forward``.
 
 ``cached_lm_for`` gives a model this forward where it fits and transformers' (cached_lm.py)
 otherwise; both offer the same calls.

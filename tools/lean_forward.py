@@ -1,13 +1,16 @@
-"""The smollm2 distilled rungs' cached forward through transformers and through lean_llama.py, side by side.
+"""The smollm2 models' cached forwards through transformers and through lean_llama.py, side by side.
 
-Usage: .venv/bin/python -m tools.lean_draft [--rounds 200] [--threads 2]
-Both forms multiply by the same int8 matrices. Timing as in tools.int8_draft: one drafted token
-then the master's two-token forward, the forms alternating round by round; medians printed, with
-the largest difference between the two forms' logits along the first example prompt.
+Usage: .venv/bin/python -m tools.lean_forward [--rounds 200] [--threads 2]
+Drafts: one drafted token then the master's two-token forward, the forms alternating round by
+round (as tools.int8_draft times them). Master: its one-token forward and its two-token forward
+(a k = 1 verification), the forms alternating. Medians are printed, with the largest difference
+between the two forms' logits along the first example prompt.
 """
 from __future__ import annotations
 
 import argparse
+import statistics
+import time
 
 import torch
 
@@ -25,6 +28,11 @@ def main() -> None:
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     pair = load_pair("smollm2", "cpu")
+    prompt = pair.encode_prompt(pair.example_prompts[0], 64)
+    masters = {"lean": LeanLlamaLM(pair.target), "transformers": CachedLM(pair.target)}
+    print(f"master: largest logit difference between the forms {max_gap(*masters.values(), prompt):.2e}")
+    for name, (one, two) in master_ms(masters, prompt, args.rounds).items():
+        print(f"master {name}: {one:.2f} ms for one new token, {two:.2f} for two ({two / one:.3f})")
     made = smollm2_scribes(pair.target, len(pair.tokenizer))
     scribes = {}
     for rung in (r for r in DISTILLED_RUNGS if r in made):
@@ -32,13 +40,29 @@ def main() -> None:
         if not isinstance(lean.lm, LeanLlamaLM):
             raise SystemExit(f"{rung} does not take the lean forward: are its matrices int8?")
         via_transformers.lm = CachedLM(via_transformers.model)
-        scribes |= {f"{rung} lean": lean, f"{rung} transformers": via_transformers}
-    prompt = pair.encode_prompt(pair.example_prompts[0], 64)
-    for rung in (r for r in DISTILLED_RUNGS if r in made):
-        gap = max_gap(scribes[f"{rung} lean"].lm, scribes[f"{rung} transformers"].lm, prompt)
+        gap = max_gap(lean.lm, via_transformers.lm, prompt)
         print(f"{rung}: largest logit difference between the forms {gap:.2e}")
+        scribes |= {f"{rung} lean": lean, f"{rung} transformers": via_transformers}
     for name, ms in draft_ms(pair, scribes, args.rounds).items():
         print(f"{name}: {ms:.2f} ms per drafted token")
+
+
+def master_ms(forms: dict, prompt: list[int], rounds: int) -> dict[str, tuple[float, float]]:
+    """Median ms of each form's forward over one and over two new tokens after the prompt."""
+    kept = len(prompt) - 1
+    times = {name: ([], []) for name in forms}
+    for lm in forms.values():
+        lm.start()
+        lm.logits(prompt[:-1])
+    for i in range(rounds // 4 + 3):                       # the master is ten times the draft's cost
+        for name, lm in forms.items():
+            for n, bucket in zip((1, 2), times[name]):
+                started = time.perf_counter()
+                lm.logits(prompt + prompt[-1:] * (n - 1), n)
+                if i >= 3:
+                    bucket.append(time.perf_counter() - started)
+                lm.rollback(kept)
+    return {name: (statistics.median(one) * 1e3, statistics.median(two) * 1e3) for name, (one, two) in times.items()}
 
 
 def max_gap(a, b, prompt: list[int]) -> float:

@@ -5,9 +5,9 @@
   master samples itself at temperature 0.7, top-p 0.95: what a decode visits. Prompts are every
   held-out topic's (440) and the pair's example prompts, none of which the distillation saw. Its
   standard error treats each answer as a cluster (positions within an answer are not independent).
-* cost: median ms of one cached single-token forward, each distilled rung and the master side by
-  side, and of the master's forward over k + 1 new tokens (its verification), as a multiple of its
-  one-token forward.
+* cost: median ms of one cached single-token forward as decoding runs it (lean_llama.py), each
+  distilled rung and the master side by side, and of the master's forward over k + 1 new tokens
+  (its verification), as a multiple of its one-token forward.
 * seen topics, a control: the top rung's alpha on fresh answers to training prompts, whose topics
   (not these answers) the draft trained on. The gap to the held-out alpha is what it has not
   generalised.
