@@ -12,9 +12,9 @@ from typing import Callable
 import torch
 
 from .cached_lm import CachedLM
-from .lean_llama import LeanLlamaLM, cached_lm_for
 from .device import Clock
 from .drafting import draft_token
+from .lean_llama import LeanLlamaLM, cached_lm_for
 from .rules import Rule, rule_named
 from .sampling import SamplingConfig, SettingsError, probs_from_logits
 from .scribes.base import Scribe

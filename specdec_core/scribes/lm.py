@@ -13,7 +13,7 @@ class LMScribe:
         self.name = name
         self.model = model
         self.vocab_size = vocab_size
-        self.lm = cached_lm_for(model)     # the lean forward for an int8 Llama (lean_llama.py)
+        self.lm = cached_lm_for(model)     # a lean forward for a CPU Llama (lean_llama.py)
 
     @property
     def cache_len(self) -> int:
