@@ -82,7 +82,7 @@ class LeanLlamaLM:
 
     def __init__(self, model: LlamaForCausalLM):
         config, body = model.config, model.model
-        self.model, self.device = model, model.device
+        self.device = model.device
         self.heads, self.kv_heads, self.head_dim = config.num_attention_heads, config.num_key_value_heads, config.head_dim
         self.eps, self.mlp_width = config.rms_norm_eps, config.intermediate_size
         self.embedding, self.rotary = body.embed_tokens, body.rotary_emb

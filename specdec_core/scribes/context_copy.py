@@ -73,8 +73,12 @@ def with_copies(logits: torch.Tensor, tokens: list[int], in_head: torch.Tensor, 
     """The draft's logits (V,) over the whole vocabulary (-inf off its head) with the context's
     continuations scored: a new tensor, or ``logits`` itself when the context offers none."""
     follow, match = continuations(tokens)
-    if len(follow) == 0:
-        return logits
+    return logits if len(follow) == 0 else scored(logits, follow, match, in_head, scores)
+
+
+def scored(logits: torch.Tensor, follow: np.ndarray, match: np.ndarray, in_head: torch.Tensor,
+           scores: CopyScores) -> torch.Tensor:
+    """``logits`` with the given continuations (from ``continuations``) scored, as a new tensor."""
     follow, match = torch.from_numpy(follow).to(logits.device), torch.from_numpy(match).to(logits.device)
     # by match length (row) and whether the head covers the token (column): added to its own
     # logit, or to the head's best one (the rest is -inf); one row per length, from none to three

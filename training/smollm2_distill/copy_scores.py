@@ -18,7 +18,7 @@ import torch
 
 from specdec_core.pairs import load_pair
 from specdec_core.sampling import probs_from_logits
-from specdec_core.scribes.context_copy import CopyScores, continuations, with_copies
+from specdec_core.scribes.context_copy import CopyScores, continuations, scored
 from specdec_core.smollm_pair import DISTILLED_RUNGS, smollm2_scribes
 from training.smollm2_distill.calibrate import SETTING
 from training.smollm2_distill.evaluate import BATCH, NEW_TOKENS, SEEN_STRIDE, answer_rows
@@ -71,8 +71,9 @@ def alpha_by_scores(rows, in_head: torch.Tensor, grid: list[CopyScores]) -> dict
     totals, n = dict.fromkeys(grid, 0.0), 0
     for context, q_logits, p_logits in rows:
         p = probs_from_logits(p_logits, SETTING)
-        if len(continuations(context)[0]):
-            q = probs_from_logits(torch.stack([with_copies(q_logits, context, in_head, s) for s in grid]), SETTING)
+        follow, match = continuations(context)                 # once per row, not per choice of scores
+        if len(follow):
+            q = probs_from_logits(torch.stack([scored(q_logits, follow, match, in_head, s) for s in grid]), SETTING)
             for s, alpha in zip(grid, torch.minimum(p, q).sum(-1).tolist()):
                 totals[s] += alpha
         else:                                                  # nothing to copy: every choice is the head's q
