@@ -23,6 +23,7 @@ from pathlib import Path
 import torch
 from safetensors.torch import load_file, save_file
 from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedModel
+from transformers.initialization import no_init_weights
 
 from .device import place
 from .int8_linear import use_int8_matrices
@@ -124,6 +125,7 @@ def _shell(master: PreTrainedModel, n_layers: int, head_size: int) -> LlamaForCa
     config = copy.deepcopy(master.config)
     config.num_hidden_layers, config.vocab_size, config.tie_word_embeddings = n_layers, head_size, False
     config.architectures = ["LlamaForCausalLM"]
-    draft = LlamaForCausalLM(config)
+    with no_init_weights():  # both callers overwrite or share every weight; random init took 0.2-0.7 s a rung
+        draft = LlamaForCausalLM(config)
     draft.model.embed_tokens = master.get_input_embeddings()     # shared with the master, not copied
     return draft
