@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import torch
 from transformers.utils import logging as hf_logging
 
 from .engine import DecodeSettings, plain_generate, speculative_generate
-from .pairs import ModelPair
+from .pairs import ModelPair, PairError
 from .scribes import LMScribe
 from .theory import speedup
 from .trace import Trace, mean_acceptance
@@ -21,7 +22,7 @@ from .trace import Trace, mean_acceptance
 def run_bench(pair: ModelPair, scribe_name: str | None, settings: DecodeSettings, prompts: list[str], repeats: int = 3, vs_hf: bool = False) -> dict:
     settings = replace(settings, stop_at_eos=False)  # every method writes exactly max_new_tokens
     writer, scribe = pair.writer(), pair.scribe(scribe_name)
-    encoded = [pair.encode_prompt(text, settings.max_new_tokens) for text in prompts]
+    encoded = [_encoded(pair, number, text, settings.max_new_tokens) for number, text in enumerate(prompts, 1)]
     hf_draft = scribe.hf_assistant() if (vs_hf and isinstance(scribe, LMScribe)) else None
     methods = {
         "speculative": lambda ids, seed: speculative_generate(writer, scribe, ids, replace(settings, seed=seed)),
@@ -42,7 +43,33 @@ def run_bench(pair: ModelPair, scribe_name: str | None, settings: DecodeSettings
                 results[name]["tokens"] += settings.max_new_tokens
                 if isinstance(outcome, Trace):
                     results[name]["traces"].append(outcome)
-    return _report(pair, scribe.name, settings, results)
+    return _report(pair, scribe.name, settings, results) | {"prompts": len(encoded)}
+
+
+def prompts_from_file(path: str | Path) -> list[str]:
+    """The prompts of a UTF-8 text file, one per non-blank line; a ValueError that says what is wrong.
+
+    Four example prompts make a small sample: the benchmark's alpha moves by a few hundredths
+    between prompt sets, so a researcher can time a pair on a set of their own.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path} is not UTF-8 text (byte {error.start})") from error
+    except OSError as error:
+        raise ValueError(f"cannot read the prompts file {path}: {error.strerror or error}") from error
+    prompts = [line.strip() for line in text.splitlines() if line.strip()]
+    if not prompts:
+        raise ValueError(f"{path} holds no prompts: write one per line")
+    return prompts
+
+
+def _encoded(pair: ModelPair, number: int, text: str, max_new_tokens: int) -> list[int]:
+    try:
+        return pair.encode_prompt(text, max_new_tokens)
+    except PairError as error:
+        raise PairError(f"prompt {number} ({text[:40]!r}): {error}") from error
 
 
 def _report(pair, scribe_name, settings, results) -> dict:

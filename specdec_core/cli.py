@@ -53,6 +53,7 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--repeats", type=int, default=3)
     bench.add_argument("--vs-hf", action="store_true", help="also time transformers' assisted generation")
     bench.add_argument("--sweep-k", default=None, help="comma-separated k values: bench each, report the best")
+    bench.add_argument("--prompts", default=None, help="a UTF-8 file, one prompt per line (default: the pair's example prompts)")
     bench.set_defaults(command=_bench)
     pairs = commands.add_parser("pairs", help="list the registered pairs and which are available here")
     pairs.set_defaults(command=_pairs)
@@ -120,12 +121,13 @@ def _proof(args) -> int:
 
 
 def _bench(args) -> int:
-    from .bench import run_bench
+    from .bench import prompts_from_file, run_bench
 
+    prompts = prompts_from_file(args.prompts) if args.prompts else None  # a broken file fails before the models load
     pair = load_pair(args.pair, args.device)
     ks = [int(k) for k in args.sweep_k.split(",")] if args.sweep_k else [args.k]
     base = _settings(args, max_new_tokens=args.tokens)
-    runs = [run_bench(pair, args.scribe, replace(base, k=k), pair.example_prompts, args.repeats, args.vs_hf) for k in ks]
+    runs = [run_bench(pair, args.scribe, replace(base, k=k), prompts or pair.example_prompts, args.repeats, args.vs_hf) for k in ks]
     result = max(runs, key=lambda r: r["speedup_vs_plain"])
     if len(runs) > 1:
         result = result | {"sweep": [{key: r[key] for key in ("k", "speedup_vs_plain", "predicted_speedup", "alpha", "c", "verify_cost")} for r in runs]}

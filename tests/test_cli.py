@@ -40,6 +40,30 @@ def test_bench_json_keys(capsys):
     assert {"tokens_per_s", "speedup_vs_plain", "ratio_vs_hf", "alpha", "c", "predicted_speedup", "overhead_fraction"} <= out.keys()
     assert set(out["tokens_per_s"]) == {"speculative", "plain", "hf_assisted"}
     assert 0 <= out["overhead_fraction"] < 1 and 0 < out["alpha"] <= 1
+    assert out["prompts"] == 2  # the tiny pair's two example prompts
+
+
+def test_bench_times_the_prompts_of_a_file(capsys, tmp_path):
+    prompts = tmp_path / "prompts.txt"
+    prompts.write_text("春山\n\n  秋水  \n春\n", encoding="utf-8")  # blank lines are skipped
+    out = run_json(capsys, "bench", "--pair", "tiny", "--k", "2", "--tokens", "6", "--repeats", "1", "--prompts", str(prompts), "--json")
+    assert out["prompts"] == 3
+    assert out["tokens_per_target_forward"] >= 1
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "cannot read the prompts file"),
+    (b"", "holds no prompts"),
+    (b"\n  \n", "holds no prompts"),
+    ("春山".encode("big5"), "is not UTF-8 text"),
+    ("春山\n春z\n".encode(), "prompt 2 ('春z'): the vocabulary lacks these characters: z"),
+])
+def test_a_broken_prompts_file_exits_2_with_a_sentence(capsys, tmp_path, content, message):
+    path = tmp_path / "prompts.txt"
+    if content is not None:
+        path.write_bytes(content)
+    assert main(["bench", "--pair", "tiny", "--tokens", "4", "--repeats", "1", "--prompts", str(path)]) == 2
+    assert message in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
