@@ -106,7 +106,7 @@ def test_a_small_proof_finds_the_exact_rule_indistinguishable(tab, base):
 
 @pytest.mark.parametrize("page, title", [
     ("iron_rule", {"zh": "鐵律", "en": "The iron rule"}),
-    ("speed_lab", {"zh": "速度實驗室", "en": "the speed lab"}),
+    ("speed_lab", {"zh": "速度實驗室", "en": "The speed lab"}),
     ("archive", {"zh": "卷宗", "en": "The archive"}),
 ], ids=["iron_rule", "speed_lab", "archive"])
 def test_the_other_pages_open_in_both_languages_without_a_traceback(tab, base, page, title):

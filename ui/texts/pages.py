@@ -6,7 +6,7 @@ PAGE_TITLES = {
     "scriptorium": {"zh": "御筆樓：逐輪抄寫", "en": "The scriptorium"},
     "iron_rule": {"zh": "鐵律", "en": "The iron rule"},
     "proof": {"zh": "分毫不差", "en": "Indistinguishable"},
-    "speed_lab": {"zh": "快了近兩倍：速度實驗室", "en": "The speed lab"},
+    "speed_lab": {"zh": "速度實驗室", "en": "The speed lab"},
     "archive": {"zh": "卷宗", "en": "The archive"},
 }
 

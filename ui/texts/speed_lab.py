@@ -1,9 +1,9 @@
-"""Words of the speed lab (page 5, 快了近兩倍), Traditional Chinese first, then English."""
+"""Words of the speed lab (page 5, 速度實驗室), Traditional Chinese first, then English."""
 from ui.i18n import Texts
 
 TEXT = Texts(
     {
-        "title": {"zh": "快了近兩倍：速度實驗室", "en": "Almost twice as fast: the speed lab"},
+        "title": {"zh": "「幾乎快了一倍」？速度實驗室", "en": "\"Almost twice as fast\"? The speed lab"},
         "intro": {
             "zh": "第五幕：阿速不能太差。抄寫員太慢，墨卿得乾等；抄寫員太差，墨卿白看一眼。"
             "快多少，由接受率 α 與成本比 c 決定；k 則是在「一行多寫幾個字」與「越往後越容易被退回」之間取捨。"
