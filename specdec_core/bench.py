@@ -49,7 +49,7 @@ def run_bench(pair: ModelPair, scribe_name: str | None, settings: DecodeSettings
 def prompts_from_file(path: str | Path) -> list[str]:
     """The prompts of a UTF-8 text file, one per non-blank line; a ValueError that says what is wrong.
 
-    Four example prompts make a small sample: the benchmark's alpha moves by a few hundredths
+    A pair's few example prompts make a small sample: the benchmark's alpha moves by a few hundredths
     between prompt sets, so a researcher can time a pair on a set of their own.
     """
     path = Path(path)
