@@ -19,8 +19,10 @@ from .theory import speedup
 from .trace import Trace, mean_acceptance
 
 
-def run_bench(pair: ModelPair, scribe_name: str | None, settings: DecodeSettings, prompts: list[str], repeats: int = 3, vs_hf: bool = False) -> dict:
+def run_bench(pair: ModelPair, scribe_name: str | None, settings: DecodeSettings, prompts: list[str] | None = None, repeats: int = 3, vs_hf: bool = False) -> dict:
+    """prompts: None for the pair's example prompts."""
     settings = replace(settings, stop_at_eos=False)  # every method writes exactly max_new_tokens
+    prompts = prompts or pair.example_prompts
     writer, scribe = pair.writer(), pair.scribe(scribe_name)
     encoded = [_encoded(pair, number, text, settings.max_new_tokens) for number, text in enumerate(prompts, 1)]
     hf_draft = scribe.hf_assistant() if (vs_hf and isinstance(scribe, LMScribe)) else None

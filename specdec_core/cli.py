@@ -127,7 +127,7 @@ def _bench(args) -> int:
     pair = load_pair(args.pair, args.device)
     ks = [int(k) for k in args.sweep_k.split(",")] if args.sweep_k else [args.k]
     base = _settings(args, max_new_tokens=args.tokens)
-    runs = [run_bench(pair, args.scribe, replace(base, k=k), prompts or pair.example_prompts, args.repeats, args.vs_hf) for k in ks]
+    runs = [run_bench(pair, args.scribe, replace(base, k=k), prompts, args.repeats, args.vs_hf) for k in ks]
     result = max(runs, key=lambda r: r["speedup_vs_plain"])
     if len(runs) > 1:
         result = result | {"sweep": [{key: r[key] for key in ("k", "speedup_vs_plain", "predicted_speedup", "alpha", "c", "verify_cost")} for r in runs]}

@@ -24,7 +24,6 @@ K_SWEEP = (1, 2, 3, 4, 6, 8)
 
 def measure(pair, scribe: str, tokens: int, repeats: int, sampling: SamplingConfig = SamplingConfig(), ks=K_SWEEP,
             prompts: list[str] | None = None) -> dict:
-    prompts = prompts or pair.example_prompts
     base = DecodeSettings(max_new_tokens=tokens, sampling=sampling)
     sweep = [run_bench(pair, scribe, replace(base, k=k), prompts, repeats, vs_hf=True) for k in ks]
     best = max(sweep, key=lambda r: r["speedup_vs_plain"])
