@@ -61,7 +61,7 @@ def speedup_figure(result: dict, earlier: dict[int, float], labels: dict[str, st
     )
     fig.add_scatter(
         x=[k_best], y=[s_best], name=labels["best"], mode="markers+text", text=[labels["best"]],
-        textposition=best_label_position(k_best, s_best, result["k"], result["speedup_vs_plain"]),
+        textposition=best_label_position(s_best, result["speedup_vs_plain"]),
         marker=dict(color=INK, size=18, symbol="star"), showlegend=False,
     )
     fig.update_xaxes(title=labels["k"], dtick=1, range=[0.5, K_MAX + 0.5])
@@ -69,13 +69,10 @@ def speedup_figure(result: dict, earlier: dict[int, float], labels: dict[str, st
     return _paper_look(fig, labels["title"])
 
 
-def best_label_position(k_best: int, s_best: float, k_measured: int, s_measured: float) -> str:
-    """Where the theory's best-k label goes: on the side away from the measured point, which it
-    would otherwise cover when the two stand at neighbouring k (the label is wider than a step of k)."""
-    if k_measured > k_best:
-        return "top left"
-    if k_measured < k_best:
-        return "top right"
+def best_label_position(s_best: float, s_measured: float) -> str:
+    """Where the theory's best-k label goes: below its star when the measured point stands higher
+    (above, the wide label would cover it at a neighbouring k), else above. Up or down, never
+    sideways, so a best k at either end of the axis keeps its label inside the plot."""
     return "bottom center" if s_measured >= s_best else "top center"
 
 
