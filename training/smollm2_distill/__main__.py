@@ -1,4 +1,4 @@
-"""``python -m training.smollm2_distill {teacher,student,refine,onpolicy,polish,deepen,early-exit,calibrate,copy-scores,eval,all} [--minutes M] [--threads N] [--round R]``.
+"""``python -m training.smollm2_distill {teacher,student,refine,onpolicy,polish,deepen,early-exit,online,calibrate,copy-scores,eval,all} [--minutes M] [--threads N] [--round R]``.
 
 teacher: the master's answers to the training prompts with its top-k (data/smollm2/teacher/);
 student: the distilled scribe, trained on the first round's answers (assets/models/smollm2/distilled/);
@@ -7,10 +7,12 @@ onpolicy: that scribe's own answers to the training prompts, with the master's t
 polish:  that scribe, trained on the master's answers and its own from rounds 3 to R (same place);
 deepen:  round four's scribe grown from four layers to eight and trained again on the same text (same place);
 early-exit: round four's norm and head, on the grown draft's first four layers (assets/models/smollm2/distilled-4/);
+online:  both distilled rungs trained together on fresh master answers and its whole distribution; needs a GPU (same places);
 calibrate: one scale on each distilled rung's logits, fit on the held-back answers (same places);
 copy-scores: how each distilled rung scores the context's continuations, fit on unseen topics (same places);
 eval:    alpha on held-out prompts and the student's cost, into the model card's metrics.
 all:     every stage in order, onpolicy and polish once for each round (3, then 4), then deepen, early-exit, calibrate, copy-scores and eval.
+The shipped rungs are all's, then online's, then calibrate, copy-scores and eval again.
 Each stage resumes where it stopped; progress goes to data/smollm2/distill.log.
 """
 from __future__ import annotations
@@ -20,7 +22,7 @@ import logging
 
 from training.smollm2_distill.paths import DATA, LOG
 
-STAGES = ("teacher", "student", "refine", "onpolicy", "polish", "deepen", "early-exit", "calibrate", "copy-scores", "eval")
+STAGES = ("teacher", "student", "refine", "onpolicy", "polish", "deepen", "early-exit", "online", "calibrate", "copy-scores", "eval")
 
 
 def logger() -> logging.Logger:
@@ -57,6 +59,9 @@ def run_stage(stage: str, minutes: float | None, threads: int, part: tuple[int, 
     elif stage == "early-exit":
         from training.smollm2_distill.early_exit import early_exit
         early_exit(threads, log.info)
+    elif stage == "online":
+        from training.smollm2_distill.online import online
+        log.info("online: %s", online(minutes, log.info))
     elif stage == "calibrate":
         from training.smollm2_distill.calibrate import calibrate
         calibrate(threads, log.info)

@@ -1,0 +1,207 @@
+"""Round eight: online distillation on a GPU, both distilled rungs at once, against the master's whole distribution.
+
+Every earlier round stored the master's top-64 per position and trained on 2 CPU cores, which
+capped the text at about a million answer tokens. On a GPU the master writes that much in seconds,
+so this round has it answer every training prompt several times over (the training, extra and
+unseen topics, less the prompts that calibration, the copy-scores fit and the held-out eval read)
+and computes each batch's targets as it trains: its whole distribution over the head's tokens,
+renormalised there, as train.batch_loss does with the top-64 (forward KL up to a constant). Both
+shipped rungs learn together: the loss is the eight-layer draft's plus its early exit's, which
+reads the same first four layers, so the shared layers serve both heads. The master's
+embedding stays frozen. A validation set (fresh answers to the two held-back batches' prompts) is
+scored by alpha at the bar's T 0.7, top-p 0.95 against the master's whole distribution, before
+and after.
+
+``python -m training.smollm2_distill online [--minutes M]``: on CUDA the shipped run took about
+8 minutes on one H200 (see the model card); it runs on CPU too, but would take days.
+Afterwards run calibrate, copy-scores and eval as for any round.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+import torch
+
+from specdec_core.pairs import load_pair
+from specdec_core.sampling import probs_from_logits
+from specdec_core.shared_embedding_draft import load_draft, save_draft
+from specdec_core.smollm_pair import DISTILLED_DIR, EARLY_EXIT_DIR
+from specdec_core.theory import expected_acceptance
+from training.smollm2_distill import copy_scores
+from training.smollm2_distill.calibrate import SETTING
+from training.smollm2_distill.evaluate import SEEN_STRIDE
+from training.smollm2_distill.prompts import (TEMPLATES, UNSEEN_TOPICS, extra_training_prompts, training_prompts,
+                                              unseen_topic_prompts)
+from training.smollm2_distill.teacher import MAX_NEW_TOKENS, chunks, held_back, left_padded
+
+SAMPLES = 8            # answers per prompt, each its own draw at T 0.7, top-p 0.95 (sampling stops at its time share)
+GEN_BATCH = 1024
+BATCH = 128            # answers per training step
+MINUTES = 6.5          # sampling and training together, by default
+SAMPLING_SHARE = 0.45
+PEAK_LR = 2e-4         # half of deepen's: both rungs start trained
+WARMUP = 100
+SEED = 8
+PACE_STEPS = 30
+
+
+def online_prompts() -> tuple[list[str], list[str]]:
+    """(training prompts, validation prompts). Left out: the held-back batches' prompts (calibration;
+    here they validate), the copy-scores fit's prompts and its unseen topics, and every held-out topic."""
+    batches = chunks(training_prompts())
+    validation = [text for i in held_back() for text in batches[i]]
+    topic_of = {template.format(t=t): t for t in UNSEEN_TOPICS for template in TEMPLATES}
+    fit_topics = {topic_of[text] for text in unseen_topic_prompts()[: copy_scores.PROMPTS]}
+    fit_seen = set(training_prompts()[copy_scores.SEEN_OFFSET :: SEEN_STRIDE])
+    left_out = set(validation) | fit_seen
+    train = [t for t in training_prompts() + extra_training_prompts() if t not in left_out]
+    train += [t for t in unseen_topic_prompts() if topic_of[t] not in fit_topics]
+    return train, validation
+
+
+@torch.inference_mode()
+def sample_answers(pair, prompts: list[list[int]], seed: int, minutes: float, log) -> list[tuple[list[int], int]]:
+    """(prompt + answer ids, prompt length) for each prompt, batch by batch, until the time is up."""
+    pad, eos = pair.tokenizer.pad_token_id, pair.tokenizer.eos_token_id
+    out, started = [], time.time()
+    for index, batch in enumerate(chunks_of(prompts, GEN_BATCH)):
+        if time.time() - started > minutes * 60:
+            log(f"online: sampling stopped at the time limit after {len(out)} answers")
+            break
+        ids, mask = left_padded(batch, pad)
+        torch.manual_seed(seed + index)
+        sequences = pair.target.generate(input_ids=ids.to(pair.target.device), attention_mask=mask.to(pair.target.device),
+                                         do_sample=True, temperature=SETTING.temperature, top_p=SETTING.top_p,
+                                         max_new_tokens=MAX_NEW_TOKENS, pad_token_id=pad, eos_token_id=eos).tolist()
+        for prompt, row in zip(batch, sequences):
+            answer = row[ids.shape[1]:]
+            n = answer.index(eos) + 1 if eos in answer else len(answer)
+            out.append((prompt + answer[:n], len(prompt)))
+        log(f"online: sampled {len(out)} answers, {sum(len(s) - n for s, n in out)} tokens ({(time.time() - started) / 60:.1f} min)")
+    return out
+
+
+def chunks_of(items: list, size: int) -> list[list]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def padded(batch: list[tuple[list[int], int]], device) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(ids, attention mask, predicts-an-answer-token mask), right-padded."""
+    width = max(len(seq) for seq, _ in batch)
+    ids = torch.zeros((len(batch), width), dtype=torch.long)
+    mask = torch.zeros_like(ids)
+    predicts = torch.zeros_like(ids, dtype=torch.bool)
+    for r, (seq, n) in enumerate(batch):
+        ids[r, : len(seq)], mask[r, : len(seq)] = torch.tensor(seq), 1
+        predicts[r, n - 1 : len(seq) - 1] = True
+    return ids.to(device), mask.to(device), predicts.to(device)
+
+
+def rung_logits(rung, ids, mask, predicts) -> torch.Tensor:
+    return rung(input_ids=ids, attention_mask=mask).logits[predicts]
+
+
+def batch_loss(master, rungs, vocab_ids, batch) -> torch.Tensor:
+    """Summed over rungs: mean cross-entropy of each rung's head distribution against the master's,
+    renormalised over the head's tokens."""
+    ids, mask, predicts = padded(batch, master.device)
+    with torch.no_grad():
+        p = master(input_ids=ids, attention_mask=mask).logits[predicts].float().softmax(-1)[:, vocab_ids]
+        p = p / p.sum(-1, keepdim=True)
+    return sum(-(p * rung_logits(rung, ids, mask, predicts).log_softmax(-1)).sum(-1).mean() for rung in rungs)
+
+
+@torch.no_grad()
+def validation_alpha(master, rungs, vocab_ids, answers) -> list[float]:
+    """Each rung's alpha at the bar's setting over the validation answers, against the master's whole distribution."""
+    sums, count = [0.0] * len(rungs), 0
+    for batch in chunks_of(answers, BATCH):
+        ids, mask, predicts = padded(batch, master.device)
+        p = probs_from_logits(master(input_ids=ids, attention_mask=mask).logits[predicts], SETTING)
+        for i, rung in enumerate(rungs):
+            head = rung_logits(rung, ids, mask, predicts).float()
+            q = torch.full_like(p, float("-inf"))
+            q[:, vocab_ids] = head
+            sums[i] += expected_acceptance(p, probs_from_logits(q, SETTING)) * len(p)
+        count += len(p)
+    return [s / count for s in sums]
+
+
+def synced_time(device) -> float:
+    """Wall time once the GPU has finished what it was given (its work runs ahead of Python)."""
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+    return time.time()
+
+
+def lr_at(step: int, total: int) -> float:
+    if step < WARMUP:
+        return PEAK_LR * (step + 1) / WARMUP
+    return PEAK_LR * (0.1 + 0.45 * (1 + math.cos(math.pi * min(1.0, (step - WARMUP) / max(1, total - WARMUP)))))
+
+
+def online(minutes: float | None, log=print) -> dict:
+    """Sample for a share of the minutes given, train for the rest, then save both rungs."""
+    minutes = minutes or MINUTES
+    sample_minutes, train_minutes = minutes * SAMPLING_SHARE, minutes * (1 - SAMPLING_SHARE)
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if device.type == "cpu":
+        log("online: no CUDA device; on CPU this round takes days (see the module's note)")
+    torch.backends.cuda.matmul.allow_tf32 = True
+    torch.manual_seed(SEED)
+    pair = load_pair("smollm2", device.type)
+    master = pair.target.eval().requires_grad_(False)
+    if pair.tokenizer.eos_token_id != master.generation_config.eos_token_id:
+        # transformers 5.17 reads the GGUF tokenizer's end token as <|im_start|>: answers would run past their end
+        raise SystemExit(f"the tokenizer ends answers with token {pair.tokenizer.eos_token_id}, the master with "
+                         f"{master.generation_config.eos_token_id}: use the pinned transformers")
+    texts, validation_texts = online_prompts()
+    log(f"online: {len(texts)} training prompts x {SAMPLES}, {len(validation_texts)} validation prompts x 2, on {device}")
+    encoded = [pair.encode_prompt(t, MAX_NEW_TOKENS) for t in texts]
+    validation = sample_answers(pair, [pair.encode_prompt(t, MAX_NEW_TOKENS) for t in validation_texts] * 2, SEED, 60, log)
+    order = torch.randperm(len(texts) * SAMPLES, generator=torch.Generator().manual_seed(SEED)).tolist()
+    answers = sample_answers(pair, [encoded[i % len(texts)] for i in order], SEED + 1000, sample_minutes, log)
+
+    draft, vocab_ids = load_draft(master, DISTILLED_DIR)
+    exit_rung, exit_ids = load_draft(master, EARLY_EXIT_DIR, layers_from=draft)
+    if not torch.equal(vocab_ids, exit_ids):
+        raise SystemExit("the two distilled rungs' heads cover different tokens")
+    rungs = [draft.train(), exit_rung.train()]
+    head = vocab_ids.to(device)
+    params = list({id(p): p for rung in rungs for p in rung.parameters() if p is not master.get_input_embeddings().weight}.values())
+    before = validation_alpha(master, rungs, head, validation)
+    log(f"online: {sum(p.numel() for p in params) / 1e6:.1f}M trainable; validation alpha (distilled, distilled-4) before {before[0]:.4f} {before[1]:.4f}")
+
+    opt = torch.optim.AdamW(params, lr=PEAK_LR, betas=(0.9, 0.98), weight_decay=0.0)
+    batches = chunks_of(sorted(answers, key=lambda a: len(a[0])), BATCH)     # similar lengths share a batch
+    step, total, started = 0, None, time.time()
+    while total is None or step < total:
+        if step == 10:
+            paced_from = synced_time(device)
+        if step == PACE_STEPS:    # the schedule's length from these steps' pace (the first ten warm up)
+            pace = (synced_time(device) - paced_from) / (PACE_STEPS - 10)
+            total = step + max(1, int((train_minutes * 60 - (time.time() - started)) / pace))
+            log(f"online: {pace * 1000:.0f} ms a step; {total} steps planned, {total * BATCH / len(answers):.1f} epochs")
+        order = torch.randperm(len(batches), generator=torch.Generator().manual_seed(SEED + step // len(batches)))
+        for g in opt.param_groups:
+            g["lr"] = lr_at(step, total or 10**9)
+        loss = batch_loss(master, rungs, head, batches[order[step % len(batches)]])
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
+        opt.step()
+        step += 1
+        if time.time() - started > train_minutes * 60 * 1.2:
+            log(f"online: stopped at step {step}, past the time given")
+            break
+        if step % 200 == 0:
+            log(f"online: step {step}/{total} loss {loss.item():.3f} ({(time.time() - started) / 60:.1f} min)")
+
+    after = validation_alpha(master, rungs, head, validation)
+    log(f"online: validation alpha (distilled, distilled-4) after {after[0]:.4f} {after[1]:.4f}")
+    save_draft(draft.cpu(), vocab_ids, DISTILLED_DIR)
+    save_draft(exit_rung.cpu(), vocab_ids, EARLY_EXIT_DIR, layers=False)
+    log(f"online: saved {DISTILLED_DIR} and {EARLY_EXIT_DIR}; run calibrate, copy-scores and eval next")
+    return {"answers": len(answers), "tokens": sum(len(s) - n for s, n in answers), "steps": step,
+            "validation_before": before, "validation_after": after}
