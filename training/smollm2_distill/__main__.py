@@ -23,6 +23,7 @@ import logging
 from training.smollm2_distill.paths import DATA, LOG
 
 STAGES = ("teacher", "student", "refine", "onpolicy", "polish", "deepen", "early-exit", "online", "calibrate", "copy-scores", "eval")
+GPU_STAGES = ("online",)    # not in all, which runs on two CPU cores
 
 
 def logger() -> logging.Logger:

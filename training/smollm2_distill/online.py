@@ -1,8 +1,8 @@
 """Round eight: online distillation on a GPU, both distilled rungs at once, against the master's whole distribution.
 
 Every earlier round stored the master's top-64 per position and trained on 2 CPU cores, which
-capped the text at about a million answer tokens. On a GPU the master writes that much in seconds,
-so this round has it answer every training prompt several times over (the training, extra and
+held the master's own text to 668,000 answer tokens. On a GPU the master writes that much in under
+a minute, so this round has it answer every training prompt several times over (the training, extra and
 unseen topics, less the prompts that calibration, the copy-scores fit and the held-out eval read)
 and computes each batch's targets as it trains: its whole distribution over the head's tokens,
 renormalised there, as train.batch_loss does with the top-64 (forward KL up to a constant). Both
@@ -34,6 +34,7 @@ from training.smollm2_distill.evaluate import SEEN_STRIDE
 from training.smollm2_distill.prompts import (TEMPLATES, UNSEEN_TOPICS, extra_training_prompts, training_prompts,
                                               unseen_topic_prompts)
 from training.smollm2_distill.teacher import MAX_NEW_TOKENS, chunks, held_back, left_padded
+from training.smollm2_distill.train import lr_at
 
 SAMPLES = 8            # answers per prompt, each its own draw at T 0.7, top-p 0.95 (sampling stops at its time share)
 GEN_BATCH = 1024
@@ -135,16 +136,9 @@ def synced_time(device) -> float:
     return time.time()
 
 
-def lr_at(step: int, total: int) -> float:
-    if step < WARMUP:
-        return PEAK_LR * (step + 1) / WARMUP
-    return PEAK_LR * (0.1 + 0.45 * (1 + math.cos(math.pi * min(1.0, (step - WARMUP) / max(1, total - WARMUP)))))
-
-
 def online(minutes: float | None, log=print) -> dict:
     """Sample for a share of the minutes given, train for the rest, then save both rungs."""
     minutes = minutes or MINUTES
-    sample_minutes, train_minutes = minutes * SAMPLING_SHARE, minutes * (1 - SAMPLING_SHARE)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if device.type == "cpu":
         log("online: no CUDA device; on CPU this round takes days (see the module's note)")
@@ -152,56 +146,75 @@ def online(minutes: float | None, log=print) -> dict:
     torch.manual_seed(SEED)
     pair = load_pair("smollm2", device.type)
     master = pair.target.eval().requires_grad_(False)
-    if pair.tokenizer.eos_token_id != master.generation_config.eos_token_id:
-        # transformers 5.17 reads the GGUF tokenizer's end token as <|im_start|>: answers would run past their end
-        raise SystemExit(f"the tokenizer ends answers with token {pair.tokenizer.eos_token_id}, the master with "
-                         f"{master.generation_config.eos_token_id}: use the pinned transformers")
-    texts, validation_texts = online_prompts()
-    log(f"online: {len(texts)} training prompts x {SAMPLES}, {len(validation_texts)} validation prompts x 2, on {device}")
-    encoded = [pair.encode_prompt(t, MAX_NEW_TOKENS) for t in texts]
-    validation = sample_answers(pair, [pair.encode_prompt(t, MAX_NEW_TOKENS) for t in validation_texts] * 2, SEED, 60, log)
-    order = torch.randperm(len(texts) * SAMPLES, generator=torch.Generator().manual_seed(SEED)).tolist()
-    answers = sample_answers(pair, [encoded[i % len(texts)] for i in order], SEED + 1000, sample_minutes, log)
+    require_the_masters_end_token(pair)
+    answers, validation = master_text(pair, minutes * SAMPLING_SHARE, log)
 
     draft, vocab_ids = load_draft(master, DISTILLED_DIR)
     exit_rung, exit_ids = load_draft(master, EARLY_EXIT_DIR, layers_from=draft)
     if not torch.equal(vocab_ids, exit_ids):
         raise SystemExit("the two distilled rungs' heads cover different tokens")
-    rungs = [draft.train(), exit_rung.train()]
-    head = vocab_ids.to(device)
-    params = list({id(p): p for rung in rungs for p in rung.parameters() if p is not master.get_input_embeddings().weight}.values())
+    rungs, head = [draft.train(), exit_rung.train()], vocab_ids.to(device)
     before = validation_alpha(master, rungs, head, validation)
-    log(f"online: {sum(p.numel() for p in params) / 1e6:.1f}M trainable; validation alpha (distilled, distilled-4) before {before[0]:.4f} {before[1]:.4f}")
+    log(f"online: validation alpha (distilled, distilled-4) before {before[0]:.4f} {before[1]:.4f}")
+    steps = train(master, rungs, head, answers, minutes * (1 - SAMPLING_SHARE), log)
+    after = validation_alpha(master, rungs, head, validation)
+    log(f"online: validation alpha (distilled, distilled-4) after {after[0]:.4f} {after[1]:.4f}")
 
+    save_draft(draft.cpu(), vocab_ids, DISTILLED_DIR)
+    save_draft(exit_rung.cpu(), vocab_ids, EARLY_EXIT_DIR, layers=False)
+    log(f"online: saved {DISTILLED_DIR} and {EARLY_EXIT_DIR}; run calibrate, copy-scores and eval next")
+    return {"answers": len(answers), "tokens": sum(len(s) - n for s, n in answers), "steps": steps,
+            "validation_before": before, "validation_after": after}
+
+
+def require_the_masters_end_token(pair) -> None:
+    """Stop where the tokenizer ends answers elsewhere than the master: its answers would run past their end
+    (transformers 5.17 reads the GGUF tokenizer's end token as <|im_start|>; the pinned 5.24 as <|im_end|>)."""
+    ours, masters = pair.tokenizer.eos_token_id, pair.target.generation_config.eos_token_id
+    if ours != masters:
+        raise SystemExit(f"the tokenizer ends answers with token {ours}, the master with {masters}: use the pinned transformers")
+
+
+def master_text(pair, minutes: float, log) -> tuple[list, list]:
+    """(training answers, validation answers): every training prompt SAMPLES times in a shuffled
+    order, until the minutes are up; each validation prompt twice, whatever the time."""
+    texts, validation_texts = online_prompts()
+    log(f"online: {len(texts)} training prompts x {SAMPLES}, {len(validation_texts)} validation prompts x 2")
+    encoded = [pair.encode_prompt(t, MAX_NEW_TOKENS) for t in texts]
+    validation = sample_answers(pair, [pair.encode_prompt(t, MAX_NEW_TOKENS) for t in validation_texts] * 2,
+                                SEED, math.inf, log)
+    order = torch.randperm(len(texts) * SAMPLES, generator=torch.Generator().manual_seed(SEED)).tolist()
+    return sample_answers(pair, [encoded[i % len(texts)] for i in order], SEED + 1000, minutes, log), validation
+
+
+def train(master, rungs, head: torch.Tensor, answers: list, minutes: float, log) -> int:
+    """AdamW on the rungs' weights (the master's embedding stays frozen) for about ``minutes``, the
+    cosine's length set by the pace of the first steps; returns the steps taken."""
+    embedding = master.get_input_embeddings().weight
+    params = list({id(p): p for rung in rungs for p in rung.parameters() if p is not embedding}.values())
+    log(f"online: {sum(p.numel() for p in params) / 1e6:.1f}M trainable")
     opt = torch.optim.AdamW(params, lr=PEAK_LR, betas=(0.9, 0.98), weight_decay=0.0)
     batches = chunks_of(sorted(answers, key=lambda a: len(a[0])), BATCH)     # similar lengths share a batch
     step, total, started = 0, None, time.time()
     while total is None or step < total:
         if step == 10:
-            paced_from = synced_time(device)
+            paced_from = synced_time(head.device)
         if step == PACE_STEPS:    # the schedule's length from these steps' pace (the first ten warm up)
-            pace = (synced_time(device) - paced_from) / (PACE_STEPS - 10)
-            total = step + max(1, int((train_minutes * 60 - (time.time() - started)) / pace))
+            pace = (synced_time(head.device) - paced_from) / (PACE_STEPS - 10)
+            total = step + max(1, int((minutes * 60 - (time.time() - started)) / pace))
             log(f"online: {pace * 1000:.0f} ms a step; {total} steps planned, {total * BATCH / len(answers):.1f} epochs")
         order = torch.randperm(len(batches), generator=torch.Generator().manual_seed(SEED + step // len(batches)))
         for g in opt.param_groups:
-            g["lr"] = lr_at(step, total or 10**9)
+            g["lr"] = lr_at(step, total or 10**9, PEAK_LR, WARMUP)
         loss = batch_loss(master, rungs, head, batches[order[step % len(batches)]])
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(params, 1.0)
         opt.step()
         step += 1
-        if time.time() - started > train_minutes * 60 * 1.2:
+        if time.time() - started > minutes * 60 * 1.2:
             log(f"online: stopped at step {step}, past the time given")
             break
         if step % 200 == 0:
             log(f"online: step {step}/{total} loss {loss.item():.3f} ({(time.time() - started) / 60:.1f} min)")
-
-    after = validation_alpha(master, rungs, head, validation)
-    log(f"online: validation alpha (distilled, distilled-4) after {after[0]:.4f} {after[1]:.4f}")
-    save_draft(draft.cpu(), vocab_ids, DISTILLED_DIR)
-    save_draft(exit_rung.cpu(), vocab_ids, EARLY_EXIT_DIR, layers=False)
-    log(f"online: saved {DISTILLED_DIR} and {EARLY_EXIT_DIR}; run calibrate, copy-scores and eval next")
-    return {"answers": len(answers), "tokens": sum(len(s) - n for s, n in answers), "steps": step,
-            "validation_before": before, "validation_after": after}
+    return step

@@ -80,10 +80,11 @@ def evaluate(draft, held: list[tuple], to_head) -> tuple[float, float]:
     return total / count, bound / count
 
 
-def lr_at(step: int, total: int, peak: float) -> float:
-    if step < WARMUP:
-        return peak * (step + 1) / WARMUP
-    return peak * (0.1 + 0.45 * (1 + math.cos(math.pi * min(1.0, (step - WARMUP) / max(1, total - WARMUP)))))
+def lr_at(step: int, total: int, peak: float, warmup: int = WARMUP) -> float:
+    """Linear warm-up to ``peak``, then a cosine down to a tenth of it at ``total``."""
+    if step < warmup:
+        return peak * (step + 1) / warmup
+    return peak * (0.1 + 0.45 * (1 + math.cos(math.pi * min(1.0, (step - warmup) / max(1, total - warmup)))))
 
 
 def train(minutes: float | None, threads: int, log=print) -> dict:
