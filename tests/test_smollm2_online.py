@@ -2,18 +2,25 @@
 
 The loss must be least, at the entropy of the master's distribution renormalised over the head,
 for a rung that reproduces the master's logits on its head; alpha must be 1 for a rung whose head
-covers the vocabulary with the master's logits; the training prompts must leave out every prompt
-that calibration, the copy-scores fit and the eval read.
+covers the vocabulary with the master's logits, and the overlap computed by hand otherwise;
+training must move the layers the two rungs share, once, and never the master's embedding; the
+training prompts must leave out every prompt that calibration, the copy-scores fit, the eval and
+the benchmark read.
 """
 from types import SimpleNamespace
 
 import pytest
 import torch
 
+from specdec_core.sampling import probs_from_logits
+from specdec_core.shared_embedding_draft import draft_from_master
+from specdec_core.smollm_pair import EXAMPLE_PROMPTS
 from tests.test_shared_embedding_draft import llama_master
 from training.smollm2_distill import copy_scores
+from training.smollm2_distill.calibrate import SETTING
 from training.smollm2_distill.evaluate import SEEN_STRIDE
-from training.smollm2_distill.online import batch_loss, online_prompts, padded, validation_alpha
+from training.smollm2_distill.online import (batch_loss, online_prompts, padded, planned_steps, trainable,
+                                             validation_alpha)
 from training.smollm2_distill.prompts import (TEMPLATES, UNSEEN_TOPICS, held_out_prompts, training_prompts,
                                               unseen_topic_prompts)
 from training.smollm2_distill.teacher import chunks, held_back
@@ -72,23 +79,54 @@ def test_the_loss_is_least_for_a_rung_that_copies_the_master_on_its_head(master,
 
 
 @torch.no_grad()
-def test_alpha_is_one_for_the_master_itself_and_less_for_a_narrower_head(master, answers):
-    everything, half = torch.arange(VOCAB), torch.arange(VOCAB // 2, VOCAB)
-    whole = validation_alpha(master, [MastersHead(master, everything)], everything, answers)[0]
-    assert whole == pytest.approx(1.0, abs=1e-5)
-    narrow = validation_alpha(master, [MastersHead(master, half)], half, answers)[0]
-    assert 0.0 < narrow < 0.95
+def test_alpha_is_one_for_the_master_itself_and_the_overlap_of_the_head_otherwise(master, answers):
+    everything = torch.arange(VOCAB)
+    head = torch.randperm(VOCAB, generator=torch.Generator().manual_seed(2))[:30].sort().values   # scattered ids
+    shift = torch.randn(len(head), generator=torch.Generator().manual_seed(3))
+    assert validation_alpha(master, [MastersHead(master, everything)], everything, answers)[0] == pytest.approx(1.0, abs=1e-5)
+    ids, mask, predicts = padded(answers, "cpu")
+    p_logits = master(input_ids=ids, attention_mask=mask).logits[predicts]
+    q_logits = torch.full_like(p_logits, float("-inf"))
+    q_logits[:, head] = p_logits[:, head] + shift
+    expected = torch.minimum(probs_from_logits(p_logits, SETTING), probs_from_logits(q_logits, SETTING)).sum(-1).mean()
+    alpha = validation_alpha(master, [MastersHead(master, head, shift)], head, answers)[0]
+    assert alpha == pytest.approx(float(expected), abs=1e-6) and alpha < 0.95
+
+
+def test_training_moves_each_shared_weight_once_and_never_the_embedding(master, answers, monkeypatch):
+    from training.smollm2_distill import online
+    monkeypatch.setattr(online, "WARM_STEPS", 1)
+    monkeypatch.setattr(online, "PACE_STEPS", 3)
+    vocab_ids = torch.arange(10, VOCAB)
+    draft = draft_from_master(master, [0, 1], vocab_ids).train()
+    exit_rung = draft_from_master(master, [0], vocab_ids).train()
+    exit_rung.model.layers = torch.nn.ModuleList(draft.model.layers[:1])     # as load_draft's layers_from shares them
+    embedding, layer, head = (master.get_input_embeddings().weight.clone(), draft.model.layers[0].mlp.up_proj.weight.clone(),
+                              exit_rung.lm_head.weight.clone())
+    assert len(trainable(master, [draft, exit_rung])) == len(list(draft.parameters())) - 1 + 2   # + the exit's norm and head
+    steps = online.train(master, [draft, exit_rung], vocab_ids, answers, minutes=0.01, log=lambda _: None)
+    assert steps >= online.PACE_STEPS
+    assert torch.equal(master.get_input_embeddings().weight, embedding)
+    assert not torch.equal(draft.model.layers[0].mlp.up_proj.weight, layer) and not torch.equal(exit_rung.lm_head.weight, head)
+    assert exit_rung.model.layers[0] is draft.model.layers[0]
+
+
+def test_the_plan_fills_the_time_left_and_takes_at_least_one_more_step():
+    assert planned_steps(30, seconds_a_step=0.5, seconds_left=100) == 230
+    assert planned_steps(30, seconds_a_step=0.5, seconds_left=-3) == 31
 
 
 def test_training_prompts_leave_out_what_calibration_the_copy_fit_and_the_eval_read():
     train, validation = online_prompts()
     batches = chunks(training_prompts())
     assert validation == [text for i in held_back() for text in batches[i]]
-    fit = unseen_topic_prompts()[: copy_scores.PROMPTS] + training_prompts()[copy_scores.SEEN_OFFSET :: SEEN_STRIDE]
-    fit_topics = [t for t in UNSEEN_TOPICS if any(tpl.format(t=t) in fit for tpl in TEMPLATES)]
-    assert len(train) == len(set(train)) > 9000
-    assert fit_topics
-    for left_out in (validation, held_out_prompts(), [tpl.format(t=t) for t in fit_topics for tpl in TEMPLATES]):
+    fit_unseen = unseen_topic_prompts()[: copy_scores.PROMPTS]
+    fit_seen = training_prompts()[copy_scores.SEEN_OFFSET :: SEEN_STRIDE]
+    fit_topics = [t for t in UNSEEN_TOPICS if any(tpl.format(t=t) in fit_unseen for tpl in TEMPLATES)]
+    assert len(train) == len(set(train)) == 9805 and fit_topics
+    assert set(EXAMPLE_PROMPTS) & set(training_prompts())        # so leaving them out takes a rule of its own
+    for left_out in (validation, held_out_prompts(), fit_seen, EXAMPLE_PROMPTS,
+                     [tpl.format(t=t) for t in fit_topics for tpl in TEMPLATES]):
         assert not set(train) & set(left_out)
 
 

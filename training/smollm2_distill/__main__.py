@@ -13,7 +13,7 @@ copy-scores: how each distilled rung scores the context's continuations, fit on 
 eval:    alpha on held-out prompts and the student's cost, into the model card's metrics.
 all:     every stage in order, onpolicy and polish once for each round (3, then 4), then deepen, early-exit, calibrate, copy-scores and eval.
 The shipped rungs are all's, then online's, then calibrate, copy-scores and eval again.
-Each stage resumes where it stopped; progress goes to data/smollm2/distill.log.
+Each stage but online resumes where it stopped; progress goes to data/smollm2/distill.log.
 """
 from __future__ import annotations
 
@@ -23,7 +23,6 @@ import logging
 from training.smollm2_distill.paths import DATA, LOG
 
 STAGES = ("teacher", "student", "refine", "onpolicy", "polish", "deepen", "early-exit", "online", "calibrate", "copy-scores", "eval")
-GPU_STAGES = ("online",)    # not in all, which runs on two CPU cores
 
 
 def logger() -> logging.Logger:

@@ -2,9 +2,10 @@
 
 Every earlier round stored the master's top-64 per position and trained on 2 CPU cores, which
 held the master's own text to 668,000 answer tokens. On a GPU the master writes that much in under
-a minute, so this round has it answer every training prompt several times over (the training, extra and
-unseen topics, less the prompts that calibration, the copy-scores fit and the held-out eval read)
-and computes each batch's targets as it trains: its whole distribution over the head's tokens,
+a minute, so this round has it answer the training prompts (the training, extra and unseen topics,
+less the prompts that calibration, the copy-scores fit, the eval and the benchmark read) from a
+shuffled queue of several copies each, for as long as its time share lasts, and computes each
+batch's targets as it trains: its whole distribution over the head's tokens,
 renormalised there, as train.batch_loss does with the top-64 (forward KL up to a constant). Both
 shipped rungs learn together: the loss is the eight-layer draft's plus its early exit's, which
 reads the same first four layers, so the shared layers serve both heads. The master's
@@ -13,7 +14,8 @@ scored by alpha at the bar's T 0.7, top-p 0.95 against the master's whole distri
 and after.
 
 ``python -m training.smollm2_distill online [--minutes M]``: on CUDA the shipped run took about
-8 minutes on one H200 (see the model card); it runs on CPU too, but would take days.
+8 minutes on one H200 (see the model card); it runs on CPU too, but would take about two days
+(a step of 128 answers took 112 s on two cores) and does not resume.
 Afterwards run calibrate, copy-scores and eval as for any round.
 """
 from __future__ import annotations
@@ -23,10 +25,11 @@ import time
 
 import torch
 
+from specdec_core.device import Clock
 from specdec_core.pairs import load_pair
 from specdec_core.sampling import probs_from_logits
 from specdec_core.shared_embedding_draft import load_draft, save_draft
-from specdec_core.smollm_pair import DISTILLED_DIR, EARLY_EXIT_DIR
+from specdec_core.smollm_pair import DISTILLED_DIR, EARLY_EXIT_DIR, EXAMPLE_PROMPTS
 from specdec_core.theory import expected_acceptance
 from training.smollm2_distill import copy_scores
 from training.smollm2_distill.calibrate import SETTING
@@ -36,26 +39,30 @@ from training.smollm2_distill.prompts import (TEMPLATES, UNSEEN_TOPICS, extra_tr
 from training.smollm2_distill.teacher import MAX_NEW_TOKENS, chunks, held_back, left_padded
 from training.smollm2_distill.train import lr_at
 
-SAMPLES = 8            # answers per prompt, each its own draw at T 0.7, top-p 0.95 (sampling stops at its time share)
-GEN_BATCH = 1024
+SAMPLES = 8            # copies of each prompt in the shuffled queue; sampling stops at its time share first
+GEN_BATCH = 1024       # prompts a generate call answers at once (an H200 holds their caches easily)
 BATCH = 128            # answers per training step
 MINUTES = 6.5          # sampling and training together, by default
-SAMPLING_SHARE = 0.45
+SAMPLING_SHARE = 0.45  # of the minutes; the rest trains (3.6 min made 6.6 epochs of the shipped run's text)
 PEAK_LR = 2e-4         # half of deepen's: both rungs start trained
 WARMUP = 100
 SEED = 8
-PACE_STEPS = 30
+WARM_STEPS = 10        # the first steps, slower (allocation, kernel choice), left out of the pace
+PACE_STEPS = 30        # the schedule's length is set from the pace of the steps before this one
+OVERRUN = 1.2          # training stops at this multiple of its minutes, even before the schedule ends
+LOG_EVERY = 200
 
 
 def online_prompts() -> tuple[list[str], list[str]]:
     """(training prompts, validation prompts). Left out: the held-back batches' prompts (calibration;
-    here they validate), the copy-scores fit's prompts and its unseen topics, and every held-out topic."""
+    here they validate), the copy-scores fit's prompts and its unseen topics, every held-out topic,
+    and the pair's example prompts (the eval and the benchmark read them; one is a training prompt)."""
     batches = chunks(training_prompts())
     validation = [text for i in held_back() for text in batches[i]]
     topic_of = {template.format(t=t): t for t in UNSEEN_TOPICS for template in TEMPLATES}
     fit_topics = {topic_of[text] for text in unseen_topic_prompts()[: copy_scores.PROMPTS]}
     fit_seen = set(training_prompts()[copy_scores.SEEN_OFFSET :: SEEN_STRIDE])
-    left_out = set(validation) | fit_seen
+    left_out = set(validation) | fit_seen | set(EXAMPLE_PROMPTS)
     train = [t for t in training_prompts() + extra_training_prompts() if t not in left_out]
     train += [t for t in unseen_topic_prompts() if topic_of[t] not in fit_topics]
     return train, validation
@@ -66,25 +73,22 @@ def sample_answers(pair, prompts: list[list[int]], seed: int, minutes: float, lo
     """(prompt + answer ids, prompt length) for each prompt, batch by batch, until the time is up."""
     pad, eos = pair.tokenizer.pad_token_id, pair.tokenizer.eos_token_id
     out, started = [], time.time()
-    for index, batch in enumerate(chunks_of(prompts, GEN_BATCH)):
+    for index, batch in enumerate(chunks(prompts, GEN_BATCH)):
         if time.time() - started > minutes * 60:
             log(f"online: sampling stopped at the time limit after {len(out)} answers")
             break
         ids, mask = left_padded(batch, pad)
-        torch.manual_seed(seed + index)
-        sequences = pair.target.generate(input_ids=ids.to(pair.target.device), attention_mask=mask.to(pair.target.device),
-                                         do_sample=True, temperature=SETTING.temperature, top_p=SETTING.top_p,
-                                         max_new_tokens=MAX_NEW_TOKENS, pad_token_id=pad, eos_token_id=eos).tolist()
+        with torch.random.fork_rng(devices=[pair.target.device] if pair.target.device.type == "cuda" else []):
+            torch.manual_seed(seed + index)                  # generate samples from the global RNG
+            sequences = pair.target.generate(input_ids=ids.to(pair.target.device), attention_mask=mask.to(pair.target.device),
+                                             do_sample=True, temperature=SETTING.temperature, top_p=SETTING.top_p,
+                                             max_new_tokens=MAX_NEW_TOKENS, pad_token_id=pad, eos_token_id=eos).tolist()
         for prompt, row in zip(batch, sequences):
             answer = row[ids.shape[1]:]
             n = answer.index(eos) + 1 if eos in answer else len(answer)
             out.append((prompt + answer[:n], len(prompt)))
         log(f"online: sampled {len(out)} answers, {sum(len(s) - n for s, n in out)} tokens ({(time.time() - started) / 60:.1f} min)")
     return out
-
-
-def chunks_of(items: list, size: int) -> list[list]:
-    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 def padded(batch: list[tuple[list[int], int]], device) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -117,23 +121,15 @@ def batch_loss(master, rungs, vocab_ids, batch) -> torch.Tensor:
 def validation_alpha(master, rungs, vocab_ids, answers) -> list[float]:
     """Each rung's alpha at the bar's setting over the validation answers, against the master's whole distribution."""
     sums, count = [0.0] * len(rungs), 0
-    for batch in chunks_of(answers, BATCH):
+    for batch in chunks(answers, BATCH):
         ids, mask, predicts = padded(batch, master.device)
         p = probs_from_logits(master(input_ids=ids, attention_mask=mask).logits[predicts], SETTING)
         for i, rung in enumerate(rungs):
-            head = rung_logits(rung, ids, mask, predicts).float()
-            q = torch.full_like(p, float("-inf"))
-            q[:, vocab_ids] = head
-            sums[i] += expected_acceptance(p, probs_from_logits(q, SETTING)) * len(p)
+            q_logits = torch.full_like(p, float("-inf"))
+            q_logits[:, vocab_ids] = rung_logits(rung, ids, mask, predicts).float()
+            sums[i] += expected_acceptance(p, probs_from_logits(q_logits, SETTING)) * len(p)
         count += len(p)
     return [s / count for s in sums]
-
-
-def synced_time(device) -> float:
-    """Wall time once the GPU has finished what it was given (its work runs ahead of Python)."""
-    if device.type == "cuda":
-        torch.cuda.synchronize()
-    return time.time()
 
 
 def online(minutes: float | None, log=print) -> dict:
@@ -142,8 +138,7 @@ def online(minutes: float | None, log=print) -> dict:
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if device.type == "cpu":
         log("online: no CUDA device; on CPU this round takes days (see the module's note)")
-    torch.backends.cuda.matmul.allow_tf32 = True
-    torch.manual_seed(SEED)
+    torch.backends.cuda.matmul.allow_tf32 = device.type == "cuda"
     pair = load_pair("smollm2", device.type)
     master = pair.target.eval().requires_grad_(False)
     require_the_masters_end_token(pair)
@@ -153,11 +148,11 @@ def online(minutes: float | None, log=print) -> dict:
     exit_rung, exit_ids = load_draft(master, EARLY_EXIT_DIR, layers_from=draft)
     if not torch.equal(vocab_ids, exit_ids):
         raise SystemExit("the two distilled rungs' heads cover different tokens")
-    rungs, head = [draft.train(), exit_rung.train()], vocab_ids.to(device)
-    before = validation_alpha(master, rungs, head, validation)
+    rungs, head_ids = [draft.train(), exit_rung.train()], vocab_ids.to(device)
+    before = validation_alpha(master, rungs, head_ids, validation)
     log(f"online: validation alpha (distilled, distilled-4) before {before[0]:.4f} {before[1]:.4f}")
-    steps = train(master, rungs, head, answers, minutes * (1 - SAMPLING_SHARE), log)
-    after = validation_alpha(master, rungs, head, validation)
+    steps = train(master, rungs, head_ids, answers, minutes * (1 - SAMPLING_SHARE), log)
+    after = validation_alpha(master, rungs, head_ids, validation)
     log(f"online: validation alpha (distilled, distilled-4) after {after[0]:.4f} {after[1]:.4f}")
 
     save_draft(draft.cpu(), vocab_ids, DISTILLED_DIR)
@@ -171,7 +166,7 @@ def require_the_masters_end_token(pair) -> None:
     """Stop where the tokenizer ends answers elsewhere than the master: its answers would run past their end
     (transformers 5.17 reads the GGUF tokenizer's end token as <|im_start|>; the pinned 5.24 as <|im_end|>)."""
     ours, masters = pair.tokenizer.eos_token_id, pair.target.generation_config.eos_token_id
-    if ours != masters:
+    if ours not in (masters if isinstance(masters, list) else [masters]):
         raise SystemExit(f"the tokenizer ends answers with token {ours}, the master with {masters}: use the pinned transformers")
 
 
@@ -187,34 +182,44 @@ def master_text(pair, minutes: float, log) -> tuple[list, list]:
     return sample_answers(pair, [encoded[i % len(texts)] for i in order], SEED + 1000, minutes, log), validation
 
 
-def train(master, rungs, head: torch.Tensor, answers: list, minutes: float, log) -> int:
+def train(master, rungs, vocab_ids: torch.Tensor, answers: list, minutes: float, log) -> int:
     """AdamW on the rungs' weights (the master's embedding stays frozen) for about ``minutes``, the
     cosine's length set by the pace of the first steps; returns the steps taken."""
-    embedding = master.get_input_embeddings().weight
-    params = list({id(p): p for rung in rungs for p in rung.parameters() if p is not embedding}.values())
+    params = trainable(master, rungs)
     log(f"online: {sum(p.numel() for p in params) / 1e6:.1f}M trainable")
     opt = torch.optim.AdamW(params, lr=PEAK_LR, betas=(0.9, 0.98), weight_decay=0.0)
-    batches = chunks_of(sorted(answers, key=lambda a: len(a[0])), BATCH)     # similar lengths share a batch
-    step, total, started = 0, None, time.time()
+    batches = chunks(sorted(answers, key=lambda a: len(a[0])), BATCH)     # similar lengths share a batch
+    clock = Clock(vocab_ids.device)
+    step, total, started = 0, None, clock.now()
     while total is None or step < total:
-        if step == 10:
-            paced_from = synced_time(head.device)
-        if step == PACE_STEPS:    # the schedule's length from these steps' pace (the first ten warm up)
-            pace = (synced_time(head.device) - paced_from) / (PACE_STEPS - 10)
-            total = step + max(1, int((minutes * 60 - (time.time() - started)) / pace))
-            log(f"online: {pace * 1000:.0f} ms a step; {total} steps planned, {total * BATCH / len(answers):.1f} epochs")
+        if step == WARM_STEPS:
+            paced_from = clock.now()
+        if step == PACE_STEPS:
+            total = planned_steps(step, (clock.now() - paced_from) / (PACE_STEPS - WARM_STEPS), minutes * 60 - (clock.now() - started))
+            log(f"online: {total} steps planned, {total * BATCH / len(answers):.1f} epochs")
         order = torch.randperm(len(batches), generator=torch.Generator().manual_seed(SEED + step // len(batches)))
         for g in opt.param_groups:
             g["lr"] = lr_at(step, total or 10**9, PEAK_LR, WARMUP)
-        loss = batch_loss(master, rungs, head, batches[order[step % len(batches)]])
+        loss = batch_loss(master, rungs, vocab_ids, batches[order[step % len(batches)]])
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(params, 1.0)
         opt.step()
         step += 1
-        if time.time() - started > minutes * 60 * 1.2:
+        if clock.now() - started > minutes * 60 * OVERRUN:
             log(f"online: stopped at step {step}, past the time given")
             break
-        if step % 200 == 0:
-            log(f"online: step {step}/{total} loss {loss.item():.3f} ({(time.time() - started) / 60:.1f} min)")
+        if step % LOG_EVERY == 0:
+            log(f"online: step {step}/{total} loss {loss.item():.3f} ({(clock.now() - started) / 60:.1f} min)")
     return step
+
+
+def trainable(master, rungs) -> list[torch.nn.Parameter]:
+    """Each rung's weights once (the exit's layers are the draft's), less the master's frozen embedding."""
+    embedding = master.get_input_embeddings().weight
+    return list({id(p): p for rung in rungs for p in rung.parameters() if p is not embedding}.values())
+
+
+def planned_steps(step: int, seconds_a_step: float, seconds_left: float) -> int:
+    """The schedule's last step: as many more as the time left allows at the pace measured, at least one."""
+    return step + max(1, int(seconds_left / seconds_a_step))

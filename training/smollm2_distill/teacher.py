@@ -25,8 +25,8 @@ def shard_path(index: int):
     return TEACHER / f"shard_{index:04d}.pt"
 
 
-def chunks(texts: list[str]) -> list[list[str]]:
-    return [texts[i:i + BATCH] for i in range(0, len(texts), BATCH)]
+def chunks(items: list, size: int = BATCH) -> list[list]:
+    return [items[i:i + size] for i in range(0, len(items), size)]
 
 
 def prompt_batches() -> list[list[str]]:
