@@ -3,7 +3,7 @@ them beside its weights.
 
 The scores are chosen by alpha (sum_x min(p, q) at the bar's T 0.7, top-p 0.95) on the master's
 answers to two kinds of prompts: on topics no draft trained on and no eval reads
-(``unseen_topic_prompts``), where copying matters most, and on training topics the eval's seen-topics
+(the first of ``unseen_topic_prompts``; round eight trained on the rest), where copying matters most, and on training topics the eval's seen-topics
 control does not use, where a strong bonus for copies costs alpha. The held-out topics lie between:
 new to the draft, but drawn from the same list as the training topics, over whose text the head's
 tokens were chosen. The held-out prompts play no part in the choice. The grid holds "no copies"

@@ -1,7 +1,8 @@
 """Instructions for the master to answer: templates crossed with topics, split by topic.
 
 The student never sees a held-out topic, so the alpha measured on those prompts is not that of
-answers it has memorised. The pair's example prompts (which the bench uses) are held out as well.
+answers it has memorised. Of the pair's example prompts (which the bench uses), "What is
+photosynthesis?" is a training prompt too; the online stage leaves it out, earlier rounds did not.
 """
 from __future__ import annotations
 
@@ -111,8 +112,9 @@ def extra_training_prompts() -> list[str]:
     return prompts(EXTRA_TOPICS)
 
 
-# Topics no shipped draft trained on and no eval reads, for fitting the few scores that must hold on
-# topics the draft has not seen (the context-copy scores) without touching the held-out prompts.
+# Topics no eval reads, for fitting the few scores that must hold on topics the draft has not seen
+# (the context-copy scores) without touching the held-out prompts. Round eight (online.py) trained on
+# all of them but the topics of the copy-scores fit's prompts, which no shipped draft has seen.
 # None is a near relative of a held-out topic (no birds of the ice, instruments with keys, medicine,
 # cities, revolutions, mountains, numbers, reptiles of old, elements, rice, verse, pets, owls,
 # volcanoes, islands, manners, jungles, whales, pharaohs or libraries). (A training round on them,
