@@ -130,10 +130,17 @@ def test_training_prompts_leave_out_what_calibration_the_copy_fit_and_the_eval_r
         assert not set(train) & set(left_out)
 
 
-def test_the_stage_stops_before_sampling_when_the_tokenizer_ends_answers_elsewhere(master, monkeypatch):
+def test_answers_end_where_the_master_ends_them_whatever_the_tokenizer_says(master, monkeypatch):
     from training.smollm2_distill import online
-    pair = SimpleNamespace(tokenizer=SimpleNamespace(eos_token_id=1), target=master)
-    monkeypatch.setattr(online, "load_pair", lambda *a: pair)
-    monkeypatch.setattr(online, "sample_answers", lambda *a: pytest.fail("sampled"))
-    with pytest.raises(SystemExit, match="ends answers with token 1, the master with 2"):
-        online.online(1.0, log=lambda _: None)
+    monkeypatch.setattr(online, "GEN_BATCH", 2)
+    monkeypatch.setattr(online, "MAX_NEW_TOKENS", 12)
+    monkeypatch.setattr(master.generation_config, "eos_token_id", 40)     # a token this master writes often
+    assert online.end_tokens(master) == [40]
+    assert online.answer_length([5, 7, 2, 2, 9], [2]) == 3 and online.answer_length([5, 7, 9], [2]) == 3
+    # as transformers 5.17 reads the GGUF tokenizer: another end token, and no pad token
+    pair = SimpleNamespace(tokenizer=SimpleNamespace(eos_token_id=23, pad_token_id=None), target=master)
+    prompts = [[5, 6, 7], [8, 9], [10, 11, 12, 13], [14]]
+    answers = [seq[n:] for seq, n in online.sample_answers(pair, prompts, seed=1, minutes=1.0, log=lambda _: None)]
+    assert [len(a) for a in answers] != [12] * 4 and any(23 in a[:-1] for a in answers)
+    for answer in answers:
+        assert 40 not in answer[:-1] and (answer[-1] == 40 or len(answer) == 12)

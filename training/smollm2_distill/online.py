@@ -71,7 +71,9 @@ def online_prompts() -> tuple[list[str], list[str]]:
 @torch.inference_mode()
 def sample_answers(pair, prompts: list[list[int]], seed: int, minutes: float, log) -> list[tuple[list[int], int]]:
     """(prompt + answer ids, prompt length) for each prompt, batch by batch, until the time is up."""
-    pad, eos = pair.tokenizer.pad_token_id, pair.tokenizer.eos_token_id
+    ends = end_tokens(pair.target)
+    pad = pair.target.generation_config.pad_token_id
+    pad = ends[0] if pad is None else pad
     out, started = [], time.time()
     for index, batch in enumerate(chunks(prompts, GEN_BATCH)):
         if time.time() - started > minutes * 60:
@@ -82,11 +84,10 @@ def sample_answers(pair, prompts: list[list[int]], seed: int, minutes: float, lo
             torch.manual_seed(seed + index)                  # generate samples from the global RNG
             sequences = pair.target.generate(input_ids=ids.to(pair.target.device), attention_mask=mask.to(pair.target.device),
                                              do_sample=True, temperature=SETTING.temperature, top_p=SETTING.top_p,
-                                             max_new_tokens=MAX_NEW_TOKENS, pad_token_id=pad, eos_token_id=eos).tolist()
+                                             max_new_tokens=MAX_NEW_TOKENS, pad_token_id=pad, eos_token_id=ends).tolist()
         for prompt, row in zip(batch, sequences):
             answer = row[ids.shape[1]:]
-            n = answer.index(eos) + 1 if eos in answer else len(answer)
-            out.append((prompt + answer[:n], len(prompt)))
+            out.append((prompt + answer[: answer_length(answer, ends)], len(prompt)))
         log(f"online: sampled {len(out)} answers, {sum(len(s) - n for s, n in out)} tokens ({(time.time() - started) / 60:.1f} min)")
     return out
 
@@ -141,7 +142,6 @@ def online(minutes: float | None, log=print) -> dict:
     torch.backends.cuda.matmul.allow_tf32 = device.type == "cuda"
     pair = load_pair("smollm2", device.type)
     master = pair.target.eval().requires_grad_(False)
-    require_the_masters_end_token(pair)
     answers, validation = master_text(pair, minutes * SAMPLING_SHARE, log)
 
     draft, vocab_ids = load_draft(master, DISTILLED_DIR)
@@ -162,12 +162,17 @@ def online(minutes: float | None, log=print) -> dict:
             "validation_before": before, "validation_after": after}
 
 
-def require_the_masters_end_token(pair) -> None:
-    """Stop where the tokenizer ends answers elsewhere than the master: its answers would run past their end
-    (transformers 5.17 reads the GGUF tokenizer's end token as <|im_start|>; the pinned 5.24 as <|im_end|>)."""
-    ours, masters = pair.tokenizer.eos_token_id, pair.target.generation_config.eos_token_id
-    if ours not in (masters if isinstance(masters, list) else [masters]):
-        raise SystemExit(f"the tokenizer ends answers with token {ours}, the master with {masters}: use the pinned transformers")
+def end_tokens(master) -> list[int]:
+    """The tokens that end an answer, from the master's own generation config, not the tokenizer:
+    transformers 5.17 reads the GGUF tokenizer's end token as <|im_start|> (the pinned 5.24 as
+    <|im_end|>); the config says <|im_end|> under both."""
+    ids = master.generation_config.eos_token_id
+    return list(ids) if isinstance(ids, (list, tuple)) else [ids]
+
+
+def answer_length(answer: list[int], ends: list[int]) -> int:
+    """Tokens up to and with the first end token, or all of them (cut at the length limit)."""
+    return next((i + 1 for i, token in enumerate(answer) if token in ends), len(answer))
 
 
 def master_text(pair, minutes: float, log) -> tuple[list, list]:
