@@ -31,5 +31,7 @@ def test_layers_trained_further_are_refused(base, tmp_path):
     moved = draft_from_master(master, [0, 1], vocab_ids)
     with torch.no_grad():
         moved.model.layers[0].mlp.up_proj.weight.add_(0.05)
-    with pytest.raises(SystemExit, match="model.layers.0.mlp.up_proj.weight is not round 4's"):
+    with pytest.raises(SystemExit, match="model.layers.0.mlp.up_proj.weight is not round 4's") as refused:
         require_same_layers(draft, shipped_from(master, moved, vocab_ids, tmp_path))
+    # a finished deepen leaves the shipped files alone, so the way back must name its checkpoint
+    assert "delete " in str(refused.value) and str(refused.value).count("deepen.pt") == 1

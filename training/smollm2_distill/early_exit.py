@@ -3,7 +3,8 @@
 deepen grew the eight-layer draft on round four's four layers and kept them frozen, so those four
 are still round four's, and round four's norm and head still read them as they were trained to.
 Shipping that norm and head (a few MB) gives the ladder a four-layer rung for nearly half the
-eight-layer draft's cost, without a second copy of the layers.
+eight-layer draft's cost, without a second copy of the layers. Since round eight, online trains
+the shipped exit with the eight-layer draft, so this stage builds the exit of a fresh ``all`` only.
 """
 from __future__ import annotations
 
@@ -12,8 +13,14 @@ import torch
 from specdec_core.pairs import load_pair
 from specdec_core.shared_embedding_draft import LAYERS, load_draft, save_draft
 from specdec_core.smollm_pair import DISTILLED_DIR, EARLY_EXIT_DIR
-from training.smollm2_distill.deepen import LAST_ROUND
+from training.smollm2_distill.deepen import CHECKPOINT, LAST_ROUND
+from training.smollm2_distill.paths import CKPT
 from training.smollm2_distill.train import POLISH_ROUNDS, finished_draft
+
+# A finished deepen does not write the shipped files again, so "run deepen" alone could do nothing.
+REBUILD = (f"the shipped rungs are not deepen's: online (round eight, as shipped) trained them and this exit "
+           f"together, or deepen has not run; to build round five's rungs, delete {CKPT / CHECKPOINT} if it "
+           f"exists, run deepen, then this stage")
 
 
 def early_exit(threads: int, log=print) -> None:
@@ -24,7 +31,7 @@ def early_exit(threads: int, log=print) -> None:
     shipped, shipped_ids = load_draft(master, DISTILLED_DIR)
     require_same_layers(base, shipped)
     if not torch.equal(vocab_ids, shipped_ids):
-        raise SystemExit("the shipped draft's head covers other tokens than round four's: run deepen again")
+        raise SystemExit(f"the shipped draft's head covers other tokens than round {LAST_ROUND}'s; {REBUILD}")
     save_draft(base, vocab_ids, EARLY_EXIT_DIR, layers=False)
     log(f"early exit: round {LAST_ROUND}'s norm and head saved to {EARLY_EXIT_DIR}, on the shipped draft's first {len(base.model.layers)} layers")
 
@@ -36,4 +43,4 @@ def require_same_layers(base, shipped) -> None:
         if name.startswith(LAYERS):
             step = mine.abs().amax() / 127     # the widest row's int8 step bounds every row's rounding
             if name not in theirs or (theirs[name] - mine).abs().amax() > step:
-                raise SystemExit(f"the shipped draft's {name} is not round {LAST_ROUND}'s: run deepen again, then this stage")
+                raise SystemExit(f"the shipped draft's {name} is not round {LAST_ROUND}'s; {REBUILD}")
