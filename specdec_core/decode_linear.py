@@ -7,13 +7,24 @@ two to five rows it reads the weights about once per row: SmolLM2-135M's cached 
 for one new token and 104-132 ms for two to five. Asked as ``W @ xᵀ`` with at least two rows, MKL
 takes a GEMM path that reads the weights once: 59 ms for one token, 64-81 ms for two to five. That
 brings the verify cost v near 1 on CPU, as on a GPU. Re-measure: ``python -m tools.linear_rows``.
+
+Other CPUs differ: on an Intel Xeon with AMX (2 cores, 2026-12-04) the same forward took 29 ms for
+one token through ``F.linear`` and 67 through ``W @ xᵀ``, and ``F.linear`` stayed ahead up to five
+rows. So each process times both forms once on the model's own layers and keeps ``W @ xᵀ`` unless
+``F.linear`` is clearly faster there.
 """
 from __future__ import annotations
+
+import time
 
 import torch
 from torch import nn
 
 MAX_ROWS = 64  # the rows where W @ xᵀ was measured faster; longer inputs (prompts, training) keep F.linear
+TIMED_ROWS = (1, 2, 4)  # a decode step, a verify at k = 1, one at k = 3
+TIMED_REPEATS = 3  # the fastest of these, each form in turn, so a busy moment does not decide
+CLEARLY_FASTER = 1.2  # F.linear must beat W @ xᵀ by this much: a near tie keeps the form measured longest
+_chosen: dict[tuple, type[nn.Linear]] = {}  # per set of weight shapes and thread count, for this process
 
 
 class DecodeLinear(nn.Linear):
@@ -33,9 +44,40 @@ class DecodeLinear(nn.Linear):
 
 
 def decode_linears(model: nn.Module) -> nn.Module:
-    """Turn every plain nn.Linear in `model` into a DecodeLinear in place (parameters, names and ties
-    stay as they are) and return the model."""
-    return linear_form(model, DecodeLinear)
+    """Give every plain nn.Linear in `model` the faster form for few rows on this machine, in place
+    (parameters, names and ties stay as they are), and return the model."""
+    return linear_form(model, faster_form(model))
+
+
+def faster_form(model: nn.Module, clock=time.perf_counter) -> type[nn.Linear]:
+    """DecodeLinear, unless nn.Linear runs the model's own linear layers CLEARLY_FASTER at a decode's
+    few rows on this CPU. Timed once per process for each set of weight shapes and thread count."""
+    linears = [m for m in model.modules() if type(m) in (nn.Linear, DecodeLinear)]
+    if not linears or linears[0].weight.device.type != "cpu":
+        return DecodeLinear  # nothing to time; off the CPU DecodeLinear is nn.Linear
+    key = (tuple(tuple(m.weight.shape) for m in linears), torch.get_num_threads())
+    if key not in _chosen:
+        seconds = _seconds_per_form(model, linears, clock)
+        _chosen[key] = nn.Linear if seconds[DecodeLinear] > CLEARLY_FASTER * seconds[nn.Linear] else DecodeLinear
+    return _chosen[key]
+
+
+@torch.inference_mode()
+def _seconds_per_form(model: nn.Module, linears: list[nn.Linear], clock) -> dict[type, float]:
+    """For each form, the fastest of TIMED_REPEATS passes of TIMED_ROWS rows through every layer."""
+    inputs = [torch.zeros(rows, m.in_features, dtype=m.weight.dtype) for rows in TIMED_ROWS for m in linears]
+    layers = [m for _ in TIMED_ROWS for m in linears]
+    best = {nn.Linear: float("inf"), DecodeLinear: float("inf")}
+    was = type(linears[0])
+    for _ in range(TIMED_REPEATS):
+        for form in best:
+            linear_form(model, form)
+            start = clock()
+            for layer, x in zip(layers, inputs):
+                layer(x)
+            best[form] = min(best[form], clock() - start)
+    linear_form(model, was)
+    return best
 
 
 def linear_form(model: nn.Module, form: type[nn.Linear]) -> nn.Module:

@@ -84,7 +84,7 @@ def test_on_cpu_the_distilled_rungs_multiply_by_their_int8_weights_and_training_
         linears = [m for m in smollm2.scribe(name).model.modules() if isinstance(m, (nn.Linear, Int8Linear))]
         assert linears and all(isinstance(m, Int8Linear) for m in linears)
     float_rungs = smollm_pair.smollm2_scribes(smollm2.target, smollm2.vocab_size, int8_matmul=False)
-    assert type(float_rungs["distilled"]().model.lm_head) is DecodeLinear     # what calibrate scales and saves
+    assert type(float_rungs["distilled"]().model.lm_head) in (nn.Linear, DecodeLinear)  # what calibrate scales and saves
 
 
 def test_the_cache_is_written_once_then_read(smollm2, monkeypatch):
