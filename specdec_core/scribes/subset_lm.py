@@ -29,10 +29,7 @@ class SubsetLMScribe(LMScribe):
         return None        # transformers' assisted generation needs a head over the whole vocabulary
 
     def over_vocab(self, subset_logits: torch.Tensor) -> torch.Tensor:
-        """Logits over the whole vocabulary: the head's where it has a row, -inf elsewhere."""
-        out = subset_logits.new_full((*subset_logits.shape[:-1], self.vocab_size), float("-inf"))
-        out[..., self.vocab_ids] = subset_logits
-        return out
+        return over_vocab(subset_logits, self.vocab_ids, self.vocab_size)
 
     def next_logits(self, tokens: list[int]) -> torch.Tensor:
         return self._with_copies(super().next_logits(tokens), tokens)
@@ -51,3 +48,10 @@ class SubsetLMScribe(LMScribe):
 
     def _with_copies(self, logits: torch.Tensor, tokens: list[int]) -> torch.Tensor:
         return logits if self.copies is None else with_copies(logits, tokens, self.in_head, self.copies)
+
+
+def over_vocab(subset_logits: torch.Tensor, vocab_ids: torch.Tensor, vocab_size: int) -> torch.Tensor:
+    """Logits over the whole vocabulary: the head's where it has a row, -inf elsewhere."""
+    out = subset_logits.new_full((*subset_logits.shape[:-1], vocab_size), float("-inf"))
+    out[..., vocab_ids] = subset_logits
+    return out

@@ -29,6 +29,7 @@ from specdec_core.device import Clock
 from specdec_core.pairs import load_pair
 from specdec_core.sampling import probs_from_logits
 from specdec_core.shared_embedding_draft import load_draft, save_draft
+from specdec_core.scribes.subset_lm import over_vocab
 from specdec_core.smollm_pair import DISTILLED_DIR, EARLY_EXIT_DIR, EXAMPLE_PROMPTS
 from specdec_core.theory import expected_acceptance
 from training.smollm2_distill import copy_scores
@@ -57,14 +58,15 @@ def online_prompts() -> tuple[list[str], list[str]]:
     """(training prompts, validation prompts). Left out: the held-back batches' prompts (calibration;
     here they validate), the copy-scores fit's prompts and its unseen topics, every held-out topic,
     and the pair's example prompts (the eval and the benchmark read them; one is a training prompt)."""
-    batches = chunks(training_prompts())
+    trained, unseen = training_prompts(), unseen_topic_prompts()
+    batches = chunks(trained)
     validation = [text for i in held_back() for text in batches[i]]
     topic_of = {template.format(t=t): t for t in UNSEEN_TOPICS for template in TEMPLATES}
-    fit_topics = {topic_of[text] for text in unseen_topic_prompts()[: copy_scores.PROMPTS]}
-    fit_seen = set(training_prompts()[copy_scores.SEEN_OFFSET :: SEEN_STRIDE])
+    fit_topics = {topic_of[text] for text in unseen[: copy_scores.PROMPTS]}
+    fit_seen = set(trained[copy_scores.SEEN_OFFSET :: SEEN_STRIDE])
     left_out = set(validation) | fit_seen | set(EXAMPLE_PROMPTS)
-    train = [t for t in training_prompts() + extra_training_prompts() if t not in left_out]
-    train += [t for t in unseen_topic_prompts() if topic_of[t] not in fit_topics]
+    train = [t for t in trained + extra_training_prompts() if t not in left_out]
+    train += [t for t in unseen if topic_of[t] not in fit_topics]
     return train, validation
 
 
@@ -126,8 +128,7 @@ def validation_alpha(master, rungs, vocab_ids, answers) -> list[float]:
         ids, mask, predicts = padded(batch, master.device)
         p = probs_from_logits(master(input_ids=ids, attention_mask=mask).logits[predicts], SETTING)
         for i, rung in enumerate(rungs):
-            q_logits = torch.full_like(p, float("-inf"))
-            q_logits[:, vocab_ids] = rung_logits(rung, ids, mask, predicts).float()
+            q_logits = over_vocab(rung_logits(rung, ids, mask, predicts).float(), vocab_ids, p.shape[-1])
             sums[i] += expected_acceptance(p, probs_from_logits(q_logits, SETTING)) * len(p)
         count += len(p)
     return [s / count for s in sums]
@@ -202,7 +203,8 @@ def train(master, rungs, vocab_ids: torch.Tensor, answers: list, minutes: float,
         if step == PACE_STEPS:
             total = planned_steps(step, (clock.now() - paced_from) / (PACE_STEPS - WARM_STEPS), minutes * 60 - (clock.now() - started))
             log(f"online: {total} steps planned, {total * BATCH / len(answers):.1f} epochs")
-        order = torch.randperm(len(batches), generator=torch.Generator().manual_seed(SEED + step // len(batches)))
+        if step % len(batches) == 0:                                          # a new epoch, a new order
+            order = torch.randperm(len(batches), generator=torch.Generator().manual_seed(SEED + step // len(batches)))
         for g in opt.param_groups:
             g["lr"] = lr_at(step, total or 10**9, PEAK_LR, WARMUP)
         loss = batch_loss(master, rungs, vocab_ids, batches[order[step % len(batches)]])
