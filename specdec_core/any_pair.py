@@ -3,6 +3,9 @@
 Weights load from safetensors only and remote code never runs. A hub id is looked up in the local
 Hugging Face cache first, then on the hub under a hard time limit, so a machine without network
 gets a PairError naming everything that was tried within seconds, never a hang.
+
+A shared server uses `load_pair_from_folder` instead: two folder names inside one folder chosen by
+whoever started it, never a path, never the hub.
 """
 from __future__ import annotations
 
@@ -19,6 +22,9 @@ from .scribes import LMScribe, PromptLookupScribe
 HUB_TIME_LIMIT_S = 10.0
 HUB_FILES = ["*.json", "*.safetensors", "*.txt", "*.model", "*.jinja"]  # config, weights, tokenizer; no pickles
 HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*(/[\w.-]+)?$")
+FOLDER_NAME = re.compile(r"^[A-Za-z0-9][\w.-]{0,99}$")  # one folder's name: no separator, no "..", no hidden file
+# what a folder of wrong files makes transformers raise: missing files, bad JSON, weights of another shape
+LOAD_ERRORS = (OSError, ValueError, RuntimeError, KeyError, TypeError, AttributeError)
 EXAMPLE_PROMPTS = [
     "Explain in two sentences why the sky is blue.",
     "Write a short poem about autumn leaves.",
@@ -28,11 +34,37 @@ EXAMPLE_PROMPTS = [
 
 def load_any_pair(target_spec: str, draft_spec: str, device: torch.device):
     """The pair TARGET,DRAFT: the draft becomes an LMScribe, with prompt lookup as the poorer rung."""
-    from .pairs import ModelPair, PairError, check_same_vocabulary
+    from .pairs import PairError
 
     if not target_spec or not draft_spec:
         raise PairError("a model pair is written TARGET,DRAFT: two local directories or hub ids")
-    target_dir, draft_dir = resolve_model(target_spec), resolve_model(draft_spec)
+    return _pair_from(target_spec, draft_spec, resolve_model(target_spec), resolve_model(draft_spec), device)
+
+
+def load_pair_from_folder(folder: Path, target_name: str, draft_name: str, device: torch.device):
+    """The pair of two models stored as subfolders of `folder`, named by their folder names only."""
+    from .pairs import PairError
+
+    if not target_name or not draft_name:
+        raise PairError("a model pair is written TARGET,DRAFT: two folder names in the server's model folder")
+    return _pair_from(target_name, draft_name, model_in(folder, target_name), model_in(folder, draft_name), device)
+
+
+def model_in(folder: Path, name: str) -> Path:
+    """folder/name, or a PairError; the name is checked before anything on disk is looked at."""
+    from .pairs import PairError
+
+    if not FOLDER_NAME.match(name):
+        raise PairError(f"{name!r} is not a folder name (letters, digits, '.', '_' and '-'; no path)")
+    path = folder / name
+    if not path.is_dir():
+        raise PairError(f"the server's model folder has no folder named {name!r}")
+    return path
+
+
+def _pair_from(target_spec: str, draft_spec: str, target_dir: Path, draft_dir: Path, device: torch.device):
+    from .pairs import ModelPair, check_same_vocabulary
+
     tokenizer = _load_tokenizer(target_dir, target_spec)
     check_same_vocabulary(tokenizer, _load_tokenizer(draft_dir, draft_spec), draft_spec)
     target, draft = _load_model(target_dir, target_spec, device), _load_model(draft_dir, draft_spec, device)
@@ -105,7 +137,7 @@ def _load_tokenizer(directory: Path, spec: str):
 
     try:
         return AutoTokenizer.from_pretrained(directory, trust_remote_code=False)
-    except (OSError, ValueError) as error:
+    except LOAD_ERRORS as error:
         raise PairError(f"cannot read a tokenizer for {spec!r} in {directory}: {_first_line(error)}") from error
 
 
@@ -114,7 +146,7 @@ def _load_model(directory: Path, spec: str, device: torch.device):
 
     try:
         model = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32, use_safetensors=True, trust_remote_code=False)
-    except (OSError, ValueError) as error:
+    except LOAD_ERRORS as error:
         raise PairError(f"cannot load a causal LM for {spec!r} from {directory} (safetensors only): {_first_line(error)}") from error
     return place(model, device)
 

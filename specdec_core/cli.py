@@ -5,16 +5,18 @@ import argparse
 import json
 import sys
 from dataclasses import replace
+from typing import Callable
 
 from transformers.utils import logging as hf_logging
 
-from .engine import DecodeSettings, plain_generate, speculative_generate
+from .engine import MAX_K, MAX_SEED, DecodeSettings, plain_generate, speculative_generate
 from .pairs import PAIR_LOADERS, PairError, available_pairs, load_pair
 from .rules import RULES
 from .sampling import SamplingConfig, SettingsError
 from .trace import Trace, segments, summarize
 
 # ANSI colours for the terminal trace: the parable's seal, red brush and bonus
+MAX_NEW_TOKENS, MAX_SAMPLES = 100_000, 10_000_000  # beyond any pair's context, beyond a day's sampling
 SEALED, STRUCK, CORRECTED, BONUS, RESET = "\033[32m", "\033[9;2;31m", "\033[1;31m", "\033[1;34m", "\033[0m"
 
 
@@ -34,25 +36,25 @@ def _parser() -> argparse.ArgumentParser:
     gen = commands.add_parser("generate", help="one traced run, coloured by the master's verdicts")
     _common(gen)
     gen.add_argument("--prompt", required=True)
-    gen.add_argument("--max-new-tokens", type=int, default=48)
+    gen.add_argument("--max-new-tokens", type=whole(1, MAX_NEW_TOKENS), default=48)
     gen.add_argument("--plain", action="store_true", help="the target alone, no scribe")
     gen.add_argument("--adaptive-k", action="store_true")
-    gen.add_argument("--noise", type=float, default=0.0)
+    gen.add_argument("--noise", type=number(0.0, 1.0), default=0.0)
     gen.set_defaults(command=_generate)
     proof = commands.add_parser("proof", help="do speculative samples follow the target's distribution?")
     _common(proof)
     proof.add_argument("--prompt", default=None, help="default: the pair's first example prompt")
-    proof.add_argument("--samples", type=int, default=10_000)
+    proof.add_argument("--samples", type=whole(1, MAX_SAMPLES), default=10_000)
     proof.add_argument("--positions", type=int, choices=(1, 2), default=1)
     proof.add_argument("--rule", choices=list(RULES), default="exact")
     proof.add_argument("--plain", action="store_true", help="sample the target alone (the control)")
     proof.set_defaults(command=_proof)
     bench = commands.add_parser("bench", help="tokens/s: speculative vs plain (vs transformers)")
     _common(bench)
-    bench.add_argument("--tokens", type=int, default=64)
-    bench.add_argument("--repeats", type=int, default=3)
+    bench.add_argument("--tokens", type=whole(1, MAX_NEW_TOKENS), default=64)
+    bench.add_argument("--repeats", type=whole(1, 100), default=3)
     bench.add_argument("--vs-hf", action="store_true", help="also time transformers' assisted generation")
-    bench.add_argument("--sweep-k", default=None, help="comma-separated k values: bench each, report the best")
+    bench.add_argument("--sweep-k", type=whole_list(1, MAX_K), default=None, help="comma-separated k values: bench each, report the best")
     bench.add_argument("--prompts", default=None, help="a UTF-8 file, one prompt per line (default: the pair's example prompts)")
     bench.set_defaults(command=_bench)
     pairs = commands.add_parser("pairs", help="list the registered pairs and which are available here")
@@ -63,13 +65,48 @@ def _parser() -> argparse.ArgumentParser:
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pair", default="poetry", help=f"{', '.join(PAIR_LOADERS)}, or TARGET,DRAFT (local directories or hub ids)")
     parser.add_argument("--scribe", default=None, help="default: the pair's best scribe")
-    parser.add_argument("--k", type=int, default=4)
-    parser.add_argument("--temperature", type=float, default=1.0)
-    parser.add_argument("--top-k", type=int, default=0)
-    parser.add_argument("--top-p", type=float, default=1.0)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--k", type=whole(1, MAX_K), default=4)
+    parser.add_argument("--temperature", type=number(0.0, 10.0), default=1.0)
+    parser.add_argument("--top-k", type=whole(0, 10**9), default=0)
+    parser.add_argument("--top-p", type=number(0.0, 1.0), default=1.0)
+    parser.add_argument("--seed", type=whole(0, MAX_SEED), default=0)
     parser.add_argument("--device", default="auto", help="auto (CUDA when present), cpu or cuda")
     parser.add_argument("--json", action="store_true")
+
+
+def whole(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from low to high, or one line that says so."""
+
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is outside {low}–{high}")
+        return value
+
+    return read
+
+
+def whole_list(low: int, high: int) -> Callable[[str], list[int]]:
+    """An argparse type: comma-separated whole numbers, each from low to high."""
+    return lambda text: [whole(low, high)(part.strip()) for part in text.split(",")]
+
+
+def number(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a finite number from low to high (NaN is never in range)."""
+
+    def read(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is outside {low:g}–{high:g}")
+        return value
+
+    return read
 
 
 def _settings(args, **extra) -> DecodeSettings:
@@ -125,7 +162,7 @@ def _bench(args) -> int:
 
     prompts = prompts_from_file(args.prompts) if args.prompts else None  # a broken file fails before the models load
     pair = load_pair(args.pair, args.device)
-    ks = [int(k) for k in args.sweep_k.split(",")] if args.sweep_k else [args.k]
+    ks = args.sweep_k or [args.k]
     base = _settings(args, max_new_tokens=args.tokens)
     runs = [run_bench(pair, args.scribe, replace(base, k=k), prompts, args.repeats, args.vs_hf) for k in ks]
     result = max(runs, key=lambda r: r["speedup_vs_plain"])

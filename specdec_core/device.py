@@ -1,6 +1,7 @@
 """Where the models run: CUDA when present, CPU otherwise, unless the user says which."""
 from __future__ import annotations
 
+import re
 import time
 
 import torch
@@ -9,7 +10,13 @@ from torch import nn
 from .decode_linear import decode_linears
 
 
+DEVICE_NAME = re.compile(r"^(auto|cpu|cuda(:\d{1,2})?)$")
+
+
 def pick_device(requested: str = "auto") -> torch.device:
+    """auto, cpu, cuda or cuda:N; a ValueError that says so for anything else (meta, tpu, a typo)."""
+    if not DEVICE_NAME.match(requested):
+        raise ValueError(f"unknown device {requested!r}; use auto, cpu or cuda")
     if requested == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if requested.startswith("cuda") and not torch.cuda.is_available():

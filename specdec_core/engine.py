@@ -22,6 +22,7 @@ from .trace import Candidate, DraftStep, Round, Trace
 from .verify import verify
 
 MAX_K = 32
+MAX_SEED = 2**63 - 1  # what torch.Generator.manual_seed takes
 PROMPT_PIECES = 32  # the prompt's last tokens, as written, kept for the sheet to show a token per cell
 
 
@@ -38,8 +39,10 @@ class DecodeSettings:
     top_n: int = 8  # candidates recorded per position for the bar charts
 
     def __post_init__(self):
-        if not 0 <= self.k <= MAX_K:
-            raise SettingsError(f"k must be between 0 and {MAX_K}, got {self.k}")
+        if not 1 <= self.k <= MAX_K:  # the master alone is plain_generate, not k = 0
+            raise SettingsError(f"k must be between 1 and {MAX_K}, got {self.k}")
+        if not 0 <= self.seed <= MAX_SEED:
+            raise SettingsError(f"the seed must be a whole number from 0 to {MAX_SEED}, got {self.seed}")
         if not 0.0 <= self.noise <= 1.0:
             raise SettingsError(f"noise must be between 0 and 1, got {self.noise}")
         if self.max_new_tokens < 1:

@@ -60,6 +60,8 @@ class ModelPair:
         missing = self.unknown_characters(text)
         if missing:
             raise PairError(f"the vocabulary lacks these characters: {' '.join(missing)}")
+        if max_new_tokens >= self.context_limit:
+            raise PairError(f"{max_new_tokens} new tokens do not fit: this pair reads at most {self.context_limit} tokens, prompt included")
         ids = self._prompt_ids(text)
         limit = self.context_limit - max_new_tokens
         if len(ids) > limit:

@@ -5,6 +5,8 @@ import json
 from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 
+from .trace_checks import problems
+
 SCHEMA_VERSION = 1
 MAX_TRACE_BYTES = 20_000_000
 
@@ -102,7 +104,7 @@ class Trace:
         if len(text) > MAX_TRACE_BYTES:
             raise TraceError(f"the file is {len(text):,} bytes; traces are at most {MAX_TRACE_BYTES:,}")
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_constant=_refuse_constant)
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
             raise TraceError(f"not valid JSON ({error})") from None
         return cls.from_dict(data)
@@ -119,6 +121,10 @@ class Trace:
             trace.rounds = [_round_from_dict(r) for r in data["rounds"]]
         except (KeyError, TypeError, AttributeError) as error:
             raise TraceError(f"a field is missing or has the wrong type ({error})") from None
+        wrong = problems(trace)
+        if wrong:
+            more = f" (and {len(wrong) - 3} more)" if len(wrong) > 3 else ""
+            raise TraceError("; ".join(wrong[:3]) + more)
         _check_consistent(trace)
         return trace
 
@@ -183,7 +189,14 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+def _refuse_constant(name: str):
+    """NaN, Infinity and -Infinity: Python's JSON reads them, but no run writes them."""
+    raise json.JSONDecodeError(f"{name} is not a number a run writes", name, 0)
+
+
 def _build(cls, data: dict):
+    if not isinstance(data, dict):
+        raise TypeError(f"{cls.__name__} must be a JSON object")
     names = {f.name for f in fields(cls)}
     unknown = set(data) - names
     if unknown:

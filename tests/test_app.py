@@ -79,15 +79,17 @@ def test_a_setting_changed_by_hand_reaches_the_run_and_the_url():
     assert app.query_params["k"] in ("5", ["5"])
 
 
-def test_another_pair_from_two_local_folders(tmp_path, tiny):
-    """The app's picker takes TARGET,DRAFT like the command line; a missing folder is named."""
-    target, draft = tmp_path / "target", tmp_path / "draft"
-    for folder, model in ((target, tiny.target), (draft, tiny.scribe("lm").model)):
-        model.save_pretrained(folder)
-        tiny.tokenizer.save_pretrained(folder)
-    app = open_page("parable", "en", other=f"{target},{draft}")
+def test_another_pair_from_two_folders_in_the_servers_model_folder(tmp_path, tiny, monkeypatch):
+    """Whoever starts the server may allow a model folder; then TARGET,DRAFT names two of its folders."""
+    for name, model in (("target", tiny.target), ("draft", tiny.scribe("lm").model)):
+        model.save_pretrained(tmp_path / name)
+        tiny.tokenizer.save_pretrained(tmp_path / name)
+    monkeypatch.setenv("SCRIPTORIUM_MODEL_DIR", str(tmp_path))
+    app = open_page("parable", "en", other="target,draft")
     assert not app.exception
-    assert app.session_state["choice"].pair == f"{target},{draft}"
-    missing = open_page("parable", "en", other=f"{target},{tmp_path / 'nowhere'}")
+    assert app.session_state["choice"].pair == "target,draft"
+    missing = open_page("parable", "en", other="target,nowhere")
     assert not missing.exception
     assert "nowhere" in missing.sidebar.error[0].value
+    outside = open_page("parable", "en", other=f"target,{tmp_path}")
+    assert "not a folder name" in outside.sidebar.error[0].value

@@ -19,7 +19,7 @@ def store(tmp_path, monkeypatch) -> Archive:
 def app_run(seed: int, k: int = 3) -> str:
     """A run through the app's one way of running (the pages call cached_run)."""
     cached_run.clear()  # a cache hit from another test would skip the save this test is about
-    return cached_run("tiny", "cpu", "lm", "春山", DecodeSettings(k=k, seed=seed, max_new_tokens=12))
+    return cached_run("tiny", "cpu", "lm", "春山", DecodeSettings(k=k, seed=seed, max_new_tokens=12))[0]
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])
@@ -77,7 +77,20 @@ def test_a_broken_archive_never_breaks_a_run(tmp_path, monkeypatch):
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(blocker / "archive.sqlite"))  # a folder that cannot exist
-    assert json.loads(app_run(seed=16))["tokens"]
+    cached_run.clear()
+    trace_json, problem = cached_run("tiny", "cpu", "lm", "春山", DecodeSettings(seed=16, max_new_tokens=12))
+    assert json.loads(trace_json)["tokens"]
+    assert "a-file" in problem
+
+
+def test_a_run_that_was_not_archived_says_so_on_the_page(tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(blocker / "archive.sqlite"))
+    cached_run.clear()
+    app = open_page("scriptorium", "en", pair="tiny", seed="17", max_new="8")
+    assert not app.exception
+    assert any("not saved to the archive" in w.value for w in app.warning), [w.value for w in app.warning]
 
 
 def test_an_exported_file_imports_back(store):

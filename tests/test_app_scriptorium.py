@@ -43,7 +43,7 @@ def test_the_end_shows_the_whole_run_and_its_counters():
     choice = app.session_state["choice"]
     from ui.loading import cached_run
 
-    summary = summarize(Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings)))
+    summary = summarize(Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings)[0]))
     assert metrics(app)[:2] == [str(summary["tokens"]), str(summary["target_forwards"])]
     assert buttons(app)["Step ▶"].disabled
 

@@ -17,6 +17,8 @@ from ui.texts.archive import TEXT
 
 REPLAY_PARAM = "run"
 REPLAY_KEY = "replay_run"
+MAX_ID = 2**63 - 1  # SQLite's largest integer key
+MAX_ID_DIGITS = len(str(MAX_ID))
 log = logging.getLogger(__name__)
 
 
@@ -30,13 +32,15 @@ def _open(path: str) -> Archive:
     return Archive(path)
 
 
-def keep_run(trace_json: str) -> Saved | None:
-    """Save a run the app made; a full disk or a locked file is logged, never allowed to break the run."""
+def keep_run(trace_json: str) -> str | None:
+    """Save a run the app made: None when saved, else why not (for the page to say). A full disk or a
+    locked file is logged and reported, never allowed to break the run."""
     try:
-        return archive().save(trace_json, source="app")
-    except Exception:  # noqa: BLE001 - whatever goes wrong in the archive, the class still sees its run
+        archive().save(trace_json, source="app")
+    except Exception as error:  # noqa: BLE001 - whatever goes wrong in the archive, the class still sees its run
         log.warning("the run was not archived", exc_info=True)
-        return None
+        return str(error).splitlines()[0] if str(error) else type(error).__name__
+    return None
 
 
 class Outcome(NamedTuple):
@@ -84,12 +88,20 @@ def load_replay() -> Trace | None:
     if not wanted:
         return None
     try:
-        return Trace.from_json(archive().get(int(wanted)))
+        return Trace.from_json(archive().get(run_id(wanted)))
     except (ValueError, MissingRun):  # a non-number id, no such run, or a stored trace that no longer reads
         st.warning(TEXT("replay_missing", run=wanted))
     except ArchiveError as error:
         st.warning(TEXT("archive_broken", error=error))
     return None
+
+
+def run_id(text: str) -> int:
+    """An archive id from a link: a whole number SQLite can hold, else ValueError."""
+    number = int(text) if text.isdigit() and len(text) <= MAX_ID_DIGITS else 0
+    if not 1 <= number <= MAX_ID:
+        raise ValueError(f"no run {text!r}")
+    return number
 
 
 def clear_replay() -> None:

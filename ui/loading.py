@@ -1,27 +1,71 @@
-"""Cached model loading and runs, keyed by every setting (Streamlit's caching guidance)."""
+"""Cached model loading and runs, keyed by every setting (Streamlit's caching guidance).
+
+A link or a visitor names a registered pair, never a path: only whoever starts the server can
+open a folder of other models, by setting SCRIPTORIUM_MODEL_DIR, and then only folders inside it,
+named by their folder names. The app never contacts a model hub. Pairs that are not registered
+are kept a few at a time, so a stream of names cannot fill the memory.
+"""
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 import streamlit as st
 import torch
 
+from specdec_core.any_pair import load_pair_from_folder
+from specdec_core.device import pick_device
 from specdec_core.engine import DecodeSettings, speculative_generate
-from specdec_core.pairs import available_pairs, load_pair
+from specdec_core.pairs import PAIR_LOADERS, PairError, available_pairs, load_pair
 from ui.archive_store import keep_run
+from ui.run_slots import run_slot
+
+MODEL_DIR_VAR = "SCRIPTORIUM_MODEL_DIR"
+OTHER_PAIRS_KEPT = 2  # loaded pairs of the server's own folder held in memory at once
+
+
+def other_pairs_allowed() -> bool:
+    return bool(os.environ.get(MODEL_DIR_VAR))
+
+
+def cached_pair(name: str, device: str = "auto"):
+    """A loaded pair; PairError for a name this server does not serve or a device it lacks."""
+    device = _device_key(device)
+    if name in PAIR_LOADERS:
+        return _registered_pair(name, device)
+    if not other_pairs_allowed():
+        raise PairError(f"unknown pair {name!r}; this server serves only {', '.join(available_pairs())}")
+    target, draft = (part.strip() for part in name.split(",", 1)) if "," in name else (name, "")
+    return _other_pair(target, draft, device)
 
 
 @st.cache_resource(show_spinner=False)
-def cached_pair(name: str, device: str = "auto"):
+def _registered_pair(name: str, device: str):
     return load_pair(name, device)
 
 
+@st.cache_resource(show_spinner=False, max_entries=OTHER_PAIRS_KEPT)
+def _other_pair(target: str, draft: str, device: str):
+    return load_pair_from_folder(Path(os.environ[MODEL_DIR_VAR]), target, draft, torch.device(device))
+
+
+def _device_key(device: str) -> str:
+    """"auto" and the device it picks are one cache entry; a device this machine lacks is a PairError."""
+    if device not in device_names():
+        raise PairError(f"no device {device!r} here; choose one of: {', '.join(device_names())}")
+    return str(pick_device(device))
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
-def cached_run(pair_name: str, device: str, scribe: str, prompt: str, settings: DecodeSettings) -> str:
-    """A run's trace as JSON (plain data, so Streamlit can cache it), also kept in the archive."""
+def cached_run(pair_name: str, device: str, scribe: str, prompt: str, settings: DecodeSettings) -> tuple[str, str | None]:
+    """A run's trace as JSON (plain data, so Streamlit can cache it) and why it could not be archived
+    (None when it was). Sessions asking for the same run at once wait for one computation."""
     pair = cached_pair(pair_name, device)
     ids = pair.encode_prompt(prompt, settings.max_new_tokens)
-    trace_json = speculative_generate(pair.writer(), pair.scribe(scribe), ids, settings).to_json()
-    keep_run(trace_json)  # here, not in the pages: a cache hit is a run already archived
-    return trace_json
+    with run_slot():
+        trace_json = speculative_generate(pair.writer(), pair.scribe(scribe), ids, settings).to_json()
+    problem = keep_run(trace_json)  # here, not in the pages: a cache hit is a run already archived
+    return trace_json, problem
 
 
 def pair_names() -> list[str]:

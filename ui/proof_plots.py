@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 
 from specdec_core.proof import ExactDistribution
 from ui.look import INK, LIGHT_INK, VERMILION, on_paper
-from ui.render import display_piece
+from ui.render import chart_piece
 
 TOP = 15
 
@@ -47,7 +47,7 @@ def tv_history_figure(history: list[dict], names: dict[str, str], axes: tuple[st
 
 def _cell_label(exact: ExactDistribution, cell: int, piece: Callable[[int], str]) -> str:
     if exact.positions == 1:
-        return display_piece(piece(int(cell)))
+        return chart_piece(piece(int(cell)))
     first, second = divmod(int(cell), exact.vocab_size)
-    return display_piece(piece(int(exact.first_tokens[first]))) + display_piece(piece(second))
+    return chart_piece(piece(int(exact.first_tokens[first]))) + chart_piece(piece(second))
 

@@ -14,6 +14,7 @@ import streamlit as st
 from specdec_core.proof import ExactDistribution, SampleStream, exact_distribution
 from specdec_core.stats import FitResult, goodness_of_fit
 from ui.loading import cached_pair
+from ui.run_slots import run_slot
 
 POSITIONS = 2  # the first token and the joint of the first two
 STREAMING_RESAMPLES, FINAL_RESAMPLES = 40, 200  # bootstrap size while streaming, and at the end
@@ -66,8 +67,9 @@ def batch_size(total: int) -> int:
 def draw_batch(run: ProofRun, speculative: SampleStream, plain: SampleStream, exact: Exact) -> None:
     started = time.perf_counter()
     size = min(batch_size(run.total), run.total - run.done)
-    run.speculative.append(speculative.draw(size))
-    run.plain.append(plain.draw(size))
+    with run_slot():
+        run.speculative.append(speculative.draw(size))
+        run.plain.append(plain.draw(size))
     run.seconds += time.perf_counter() - started
     fits = {who: fit(run, who, exact, STREAMING_RESAMPLES)[1] for who in ("speculative", "plain")}
     run.history.append({"n": run.done, **{who: f.tv for who, f in fits.items()}, "null": fits["plain"].tv_null})

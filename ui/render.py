@@ -12,6 +12,7 @@ from specdec_core.trace import Round, Trace
 from ui.look import INK, LIGHT_INK, PAPER, VERMILION
 from ui.moments import Moment
 
+CELL_KINDS = ("prompt", "draft", "sealed", "struck", "discarded", "corrected", "bonus", "plain")  # the style's classes
 PROMPT_SHOWN = 30  # characters of the prompt's end drawn before the run
 SPECIAL = re.compile(r"^<[^<>\s]{1,24}>$")  # </s>, <|im_end|>: control tokens, not writing
 
@@ -80,6 +81,11 @@ def display_piece(piece: str) -> str:
     return piece if piece.strip() else "␣" * max(len(piece), 1)
 
 
+def chart_piece(piece: str) -> str:
+    """A token as a chart label: plotly reads tags such as <a href> in labels, so they are escaped."""
+    return html.escape(display_piece(piece), quote=False)
+
+
 def _round_kinds(r: Round, moment: Moment | None) -> list[tuple[str, str]]:
     """(piece, kind) of a round, complete (moment None) or as far as the moment has gone."""
     drafted = [s.piece for s in r.drafted]
@@ -94,6 +100,8 @@ def _round_kinds(r: Round, moment: Moment | None) -> list[tuple[str, str]]:
 
 
 def _cell(piece: str, kind: str, current: bool = False, new_seal: bool = False) -> str:
+    """One cell; a kind outside CELL_KINDS (a hand-made file) is drawn as plain ink, never written as markup."""
+    kind = kind if kind in CELL_KINDS else "plain"
     classes = " ".join(["cell", kind] + (["current"] if current else []) + (["new-seal"] if new_seal else []))
     title = html.escape(piece, quote=True)
     return f'<span class="{classes}" title="{title}">{html.escape(display_piece(piece))}</span>'

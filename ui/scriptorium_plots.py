@@ -5,7 +5,7 @@ import plotly.graph_objects as go
 
 from specdec_core.trace import Candidate, Round
 from ui.look import INK, LIGHT_INK, VERMILION, on_paper
-from ui.render import display_piece
+from ui.render import chart_piece
 
 OVERLAP = "rgba(178, 34, 34, 0.18)"  # min(p, q): the mass where the scribe and the master agree
 
@@ -15,7 +15,7 @@ def candidate_figure(candidates: list[Candidate], chosen: int, labels: dict[str,
 
     labels: names for "p", "q", "min", "r" in the reader's language.
     """
-    x = [f"{display_piece(c.piece)}{' ◀' if c.token == chosen else ''}" for c in candidates]
+    x = [f"{chart_piece(c.piece)}{' ◀' if c.token == chosen else ''}" for c in candidates]
     figure = go.Figure()
     figure.add_bar(x=x, y=[min(c.p, c.q) for c in candidates], name=labels["min"], marker_color=OVERLAP, width=0.9)
     figure.add_bar(x=x, y=[c.p for c in candidates], name=labels["p"], marker_color=INK, width=0.3, offset=-0.3)

@@ -10,6 +10,7 @@ import json
 import streamlit as st
 
 from specdec_core.trace import Round, Trace
+from ui.i18n import markdown_literal
 from ui.moments import Moment, moments, positions, progress_at
 from ui.render import display_piece, sheet_html
 from ui.scriptorium_plots import cache_figure, candidate_figure
@@ -50,7 +51,7 @@ def _stepper(trace: Trace) -> None:
         st.plotly_chart(cache_figure(r, _labels("master", "scribe", "before", "after", "rolled", "kept", "dropped") | {"axis": TEXT("cache_axis")}))
         st.caption(TEXT("cache_note"))
     with st.expander(TEXT("full_text")):
-        st.write(trace.prompt_text + trace.text)
+        st.markdown(markdown_literal(trace.prompt_text + trace.text))
 
 
 def _advance(total: int) -> None:
@@ -108,7 +109,7 @@ def _story(r: Round, moment: Moment) -> str:
 def _position_details(r: Round, moment: Moment) -> None:
     slots = positions(r)
     default = r.n_accepted if moment.stage == "verdict" else max(moment.sealed - 1, 0)
-    label = lambda i: f"{i + 1} · {display_piece(r.drafted[i].piece)}" if i < len(r.drafted) else f"{TEXT('new_slot')} · {display_piece(r.next_piece)}"
+    label = lambda i: _slot_label(r, i)  # noqa: E731
     at = st.segmented_control(TEXT("position"), slots, format_func=label, default=default, key=f"position_{r.index}_{moment.stage}")
     at = default if at is None else at
     labels = _labels("p", "q", "min", "r") | {"axis": TEXT("axis")}
@@ -120,6 +121,13 @@ def _position_details(r: Round, moment: Moment) -> None:
     else:
         st.plotly_chart(candidate_figure(r.next_dist_top, r.next_token, labels, residual=r.next_kind == "corrected"))
         st.caption(TEXT("from_residual" if r.next_kind == "corrected" else "from_p"))
+
+
+def _slot_label(r: Round, i: int) -> str:
+    """A position's tab: drafted ones by number, the new token as "new"; the piece escaped (tabs draw Markdown)."""
+    if i < len(r.drafted):
+        return f"{i + 1} · {markdown_literal(display_piece(r.drafted[i].piece))}"
+    return f"{TEXT('new_slot')} · {markdown_literal(display_piece(r.next_piece))}"
 
 
 def _decision(step, checked: bool, revealed: bool) -> None:

@@ -17,35 +17,45 @@ import streamlit as st
 from specdec_core.engine import DecodeSettings
 from specdec_core.pairs import ModelPair, PairError
 from specdec_core.sampling import SamplingConfig
-from ui.i18n import LANGUAGES
-from ui.loading import cached_pair, device_names, pair_names
+from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from ui.loading import cached_pair, device_names, other_pairs_allowed, pair_names
 from ui.texts.common import TEXT
 
 
 @dataclass(frozen=True)
 class Knob:
-    """One sidebar setting: how to read it from the URL and the range it must fall in."""
+    """One sidebar setting: how to read it from the URL and the values it may take."""
 
     parse: Callable[[str], object]
     default: object = None  # None: the first of the options the sidebar offers
     low: float | None = None
     high: float | None = None
+    options: tuple[str, ...] = ()  # a fixed menu (pairs, scribes and devices depend on the machine)
 
     def read(self, text: str):
         value = self.parse(text)
-        if self.low is not None and not self.low <= value <= self.high:
-            raise ValueError(f"{value} is outside {self.low}–{self.high}")
+        if self.options and value not in self.options:
+            raise ValueError(value)
+        if self.low is not None and not self.low <= value <= self.high:  # NaN is never in range
+            raise ValueError(value)
         return value
+
+    def allowed(self) -> str:
+        if self.options:
+            return ", ".join(self.options)
+        if self.low is not None:
+            return f"{self.low:g}–{self.high:g}"
+        return "true, false" if self.parse is _flag else ""
 
 
 def _flag(text: str) -> bool:
     if text.lower() not in ("true", "false"):
-        raise ValueError("not true or false")
+        raise ValueError(text)
     return text.lower() == "true"
 
 
 KNOBS = {
-    "language": Knob(str, "zh"),
+    "language": Knob(str, DEFAULT_LANGUAGE, options=tuple(LANGUAGES)),
     "large": Knob(_flag, False),
     "pair": Knob(str),
     "other": Knob(str, ""),
@@ -59,6 +69,7 @@ KNOBS = {
     "seed": Knob(int, 0, 0, 2**31 - 1),
     "prompt": Knob(str),
 }
+LINK_VALUE_SHOWN = 40  # characters of a refused link value quoted back in the note
 
 
 @dataclass(frozen=True)
@@ -84,7 +95,7 @@ def shared_sidebar() -> RunChoice | None:
     with bar.expander(TEXT("advanced")):
         device = st.selectbox(TEXT("device"), _keep_choice("device", device_names()), **_widget("device"))
         max_new = st.slider(TEXT("max_new"), 8, 128, **_widget("max_new"))
-        other = st.text_input(TEXT("other_pair"), placeholder="TARGET,DRAFT", help=TEXT("other_pair_help"), **_widget("other"))
+        other = _other_pair_input()
     if other.strip():  # two models of the teacher's own, instead of a shipped pair
         pair_name = other.strip()
         bar.caption(TEXT("using_other", pair=pair_name))
@@ -94,8 +105,20 @@ def shared_sidebar() -> RunChoice | None:
     for note in st.session_state.get("url_notes", []):
         bar.warning(note)
     bar.caption(TEXT("share"))
+    st.session_state["from_url"] = set()  # the link's values are checked on the first run only
     _write_url()
     return choice
+
+
+def _other_pair_input() -> str:
+    """Two folders of models, named by their folder names, only where whoever started the server
+    allowed it: otherwise a link or a visitor could make the server read any folder or a hub."""
+    if not other_pairs_allowed():
+        if st.session_state.get("other"):
+            st.session_state["other"] = ""
+            _note_refused("other", TEXT("other_not_allowed"))
+        return ""
+    return st.text_input(TEXT("other_pair"), placeholder="TARGET,DRAFT", help=TEXT("other_pair_help"), **_widget("other"))
 
 
 def current_choice() -> tuple[RunChoice, ModelPair]:
@@ -112,16 +135,26 @@ def _adopt_url() -> None:
     if st.session_state.get("url_adopted"):
         return
     st.session_state["url_adopted"] = True
-    notes = []
+    st.session_state["url_notes"] = []
+    st.session_state["from_url"] = set()
     for key, knob in KNOBS.items():
         if knob.default is not None:
             st.session_state[key] = knob.default
         if key in st.query_params:
             try:
                 st.session_state[key] = knob.read(st.query_params[key])
-            except ValueError as error:
-                notes.append(TEXT("bad_link", key=key, value=st.query_params[key], error=error))
-    st.session_state["url_notes"] = notes
+                st.session_state["from_url"].add(key)
+            except ValueError:
+                _note_refused(key, knob.allowed())
+
+
+def _note_refused(key: str, allowed: str) -> None:
+    """Say that the link's value for `key` was not used (once), and what would have been."""
+    value = st.query_params.get(key, "")
+    shown = value if len(value) <= LINK_VALUE_SHOWN else value[:LINK_VALUE_SHOWN] + "…"
+    note = TEXT("bad_link", key=key, value=shown) + (TEXT("bad_link_allowed", allowed=allowed) if allowed else "")
+    st.session_state["url_notes"].append(note)
+    st.session_state.get("from_url", set()).discard(key)
 
 
 def _widget(key: str) -> dict:
@@ -144,9 +177,11 @@ def _write_url() -> None:
 
 
 def _keep_choice(key: str, options: list[str]) -> list[str]:
-    """Drop a value the options lack (a link to a pair this machine does not have, say)."""
+    """Drop a value the options lack (a link to a pair this machine does not have, say), with a note."""
     if key in st.session_state and st.session_state[key] not in options:
         del st.session_state[key]
+        if key in st.session_state.get("from_url", set()):
+            _note_refused(key, ", ".join(options))
     return options
 
 
@@ -162,6 +197,8 @@ def _load(pair_name: str, device: str) -> ModelPair | None:
 def _run_widgets(bar, pair: ModelPair, pair_name: str, device: str, max_new: int) -> RunChoice:
     ladder = list(pair.scribes)
     if st.session_state.get("scribe") not in ladder:  # a new pair has its own ladder
+        if st.session_state.get("scribe") is not None and "scribe" in st.session_state.get("from_url", set()):
+            _note_refused("scribe", ", ".join(ladder))
         st.session_state["scribe"] = pair.default_scribe
     scribe = bar.select_slider(TEXT("scribe"), ladder, help=TEXT("scribe_help"), **_widget("scribe"))
     noise = bar.slider(TEXT("noise"), 0.0, 1.0, step=0.05, help=TEXT("noise_help"), **_widget("noise"))

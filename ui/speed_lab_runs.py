@@ -9,6 +9,7 @@ from specdec_core.bench import run_bench
 from specdec_core.engine import DecodeSettings
 from specdec_core.sampling import SamplingConfig
 from ui.loading import cached_pair
+from ui.run_slots import run_slot
 
 # Sized so one measurement takes a few seconds on two busy CPU cores with the poetry pair, and the
 # 15-cell sweep well under a minute. One repeat: the bench interleaves the methods, which is what
@@ -23,7 +24,8 @@ SWEEP_TEMPERATURES = [0.0, 0.7, 1.0]
 def cached_bench(pair_name: str, device: str, scribe: str, settings: DecodeSettings, prompts: tuple[str, ...]) -> dict:
     """run_bench's report: speculative and plain decoding interleaved on the same prompts."""
     pair = cached_pair(pair_name, device)
-    return run_bench(pair, scribe, settings, list(prompts), repeats=REPEATS)
+    with run_slot():
+        return run_bench(pair, scribe, settings, list(prompts), repeats=REPEATS)
 
 
 def measure_settings(settings: DecodeSettings) -> DecodeSettings:

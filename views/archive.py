@@ -1,23 +1,15 @@
 """卷宗 The archive: every run the app made, to filter, open, replay, export, delete, and files to import."""
-import re
-
 import streamlit as st
 
 from specdec_core.archive import Archive, ArchiveError, RunFilter, RunRow
 from specdec_core.trace import MAX_TRACE_BYTES, Trace, TraceError, summarize
-from ui.i18n import language
+from ui.i18n import language, markdown_literal
 from ui.archive_store import archive, import_file, replay_in_scriptorium
 from ui.texts.archive import TEXT
 from ui.texts.pages import page_title
 
 CHOSEN = "archive_run"  # the selectbox's key; a click on the table's row sets it too
-MARKDOWN_MARKS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")
 TO_OPEN = "archive_open"  # a run to open on the next pass (a widget's key cannot change after it is drawn)
-
-
-def plain(text: str) -> str:
-    """Generated text shown as written: markdown's marks escaped, line breaks kept."""
-    return MARKDOWN_MARKS.sub(r"\\\1", text).replace("\n", "  \n")
 
 
 def scribe_name(row: RunRow) -> str:
@@ -27,7 +19,7 @@ def scribe_name(row: RunRow) -> str:
 def choice_label(row: RunRow) -> str:
     time = row.created_at.strftime("%m-%d %H:%M")
     facts = dict(id=row.id, time=time, pair=row.pair, scribe=scribe_name(row), k=row.k)
-    return TEXT("choice_label", prompt=row.prompt_text[:12], **facts)
+    return TEXT.plain("choice_label", prompt=row.prompt_text[:12], **facts)  # a menu's options draw no Markdown
 
 
 def table(rows: list[RunRow]) -> dict[str, list]:
@@ -91,7 +83,7 @@ def show_run(store: Archive, row: RunRow) -> None:
     except (ArchiveError, TraceError) as error:
         st.error(TEXT("unreadable", id=row.id, error=error))
         return
-    st.markdown(f"**{TEXT('prompt_label')}**　{plain(row.prompt_text)}\n\n**{TEXT('text_label')}**　{plain(row.text)}")
+    st.markdown(f"**{TEXT('prompt_label')}**　{markdown_literal(row.prompt_text)}\n\n**{TEXT('text_label')}**　{markdown_literal(row.text)}")
     metrics = st.columns(4)
     metrics[0].metric(TEXT("tokens"), summary["tokens"])
     metrics[1].metric(TEXT("forwards"), summary["target_forwards"])

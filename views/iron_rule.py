@@ -149,7 +149,7 @@ left, right = st.columns(2)
 with left:
     st.subheader(TEXT("convergence_head"))
     st.caption(TEXT("convergence_text"))
-    words = {"rule": TEXT("legend_rule", rule=rule_names[rule]), "alone": TEXT("legend_alone"),
+    words = {"rule": TEXT.plain("legend_rule", rule=rule_names[rule]), "alone": TEXT("legend_alone"),
              "x": TEXT("axis_draws"), "y": TEXT("axis_tv")}
     st.plotly_chart(plots.convergence_figure(ns, tv_rule, tv_alone, words))
 with right:

@@ -24,8 +24,11 @@ if trace is not None:
 else:
     try:
         with st.spinner(COMMON("running")):
-            trace = Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings))
+            trace_json, not_archived = cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings)
+        trace = Trace.from_json(trace_json)
     except (PairError, SettingsError) as error:
         st.error(COMMON("cannot_run", error=error))
         st.stop()
+    if not_archived:
+        st.warning(COMMON("not_archived", error=not_archived))
 show_run(trace)

@@ -11,11 +11,11 @@ TEXT = Texts(
         "advanced": {"zh": "進階", "en": "Advanced"},
         "other_pair": {"zh": "其他模型組：目標,草稿", "en": "Another pair: TARGET,DRAFT"},
         "other_pair_help": {
-            "zh": "兩個共用同一詞彙表的模型，以逗號分開：本機資料夾或 Hugging Face Hub 名稱（例如 HuggingFaceTB/SmolLM2-360M,HuggingFaceTB/SmolLM2-135M）。"
-            "只讀 safetensors，不執行模型附帶的程式。沒有網路時，Hub 名稱會在幾秒內得到說明。留空則用上面選的模型組。",
-            "en": "Two models sharing one vocabulary, separated by a comma: local folders or Hugging Face hub ids (for example "
-            "HuggingFaceTB/SmolLM2-360M,HuggingFaceTB/SmolLM2-135M). Safetensors only, no remote code. Without network a hub id "
-            "is refused with an explanation within seconds. Leave empty to use the pair chosen above.",
+            "zh": "兩個共用同一詞彙表的模型，以逗號分開，寫它們在本伺服器模型資料夾裡的資料夾名稱（例如 smollm2-360m,smollm2-135m）。"
+            "只讀 safetensors，不執行模型附帶的程式，也不連上任何模型庫。留空則用上面選的模型組。",
+            "en": "Two models sharing one vocabulary, separated by a comma: the names of their folders in this server's model "
+            "folder (for example smollm2-360m,smollm2-135m). Safetensors only, no remote code, no model hub. Leave empty to "
+            "use the pair chosen above.",
         },
         "using_other": {"zh": "使用其他模型組：{pair}", "en": "Using another pair: {pair}"},
         "scribe": {"zh": "抄寫員阿速（草稿品質）", "en": "Scribe A-Su (draft quality)"},
@@ -44,8 +44,17 @@ TEXT = Texts(
         "cannot_run": {"zh": "無法抄寫：{error}", "en": "Cannot run: {error}"},
         "no_pair": {"zh": "請先在側欄選一組能載入的模型。", "en": "Choose a model pair that loads, in the sidebar."},
         "bad_link": {
-            "zh": "連結裡的 {key}={value} 無法使用（{error}），已改用預設值。",
-            "en": "The link's {key}={value} cannot be used ({error}); the default is used instead.",
+            "zh": "連結裡的 {key}={value} 無法使用，已改用預設值。",
+            "en": "The link's {key}={value} cannot be used; the default is used instead.",
+        },
+        "bad_link_allowed": {"zh": "可用的值：{allowed}。", "en": " Allowed: {allowed}."},
+        "other_not_allowed": {
+            "zh": "這台伺服器只載入登記的模型組",
+            "en": "this server loads its registered pairs only",
+        },
+        "not_archived": {
+            "zh": "這次抄寫照常完成，但沒有存進卷宗（{error}）：請告訴架設伺服器的人。",
+            "en": "This run finished, but it was not saved to the archive ({error}): tell whoever runs the server.",
         },
         "running": {"zh": "墨卿與阿速正在抄寫…", "en": "The master and the scribe are writing…"},
     }

@@ -1,0 +1,103 @@
+"""What a trace read from a file must hold: every field of the type and in the range a run writes.
+
+A trace may come from anybody (an imported file, a shared archive), and the pages draw every field
+of it. So each field is checked against its declared type, numbers must be finite and in range,
+and words that pick a style (a round's next_kind, a trace's mode) must be one of the known ones.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import fields, is_dataclass
+from types import UnionType
+from typing import Union, get_args, get_origin, get_type_hints
+
+MAX_TOKEN_ID = 2**31 - 1
+MAX_PIECE_CHARS = 256  # longer than any vocabulary's token; a longer one is a hand-made file
+MAX_K = 64
+NEXT_KINDS = ("corrected", "bonus", "plain")
+MODES = ("speculative", "plain")
+PROBABILITIES = {"p", "q", "r", "accept_prob", "u"}
+TIMINGS = {"draft_s", "target_s", "other_s", "prefill_s", "wall_s"}
+TOKENS = {"token", "next_token"}
+TOKEN_LISTS = {"prompt_tokens", "tokens", "target_cache", "draft_cache"}
+COUNTS = {"index", "context_len", "n_accepted"}
+
+
+def problems(record) -> list[str]:
+    """Every way `record` (a Trace, Round, DraftStep or Candidate) breaks its declared types and ranges."""
+    found: list[str] = []
+    _check_record(record, type(record).__name__, found)
+    return found
+
+
+def _check_record(record, where: str, found: list[str]) -> None:
+    hints = get_type_hints(type(record))
+    for field in fields(record):
+        value, path = getattr(record, field.name), f"{where}.{field.name}"
+        if not _has_type(value, hints[field.name]):
+            found.append(f"{path} is not {_type_name(hints[field.name])}")
+            continue
+        _check_value(field.name, value, path, found)
+        for i, item in enumerate(value if isinstance(value, list) else []):
+            if is_dataclass(item):
+                _check_record(item, f"{path}[{i}]", found)
+
+
+def _check_value(name: str, value, path: str, found: list[str]) -> None:
+    bad = None
+    if name in PROBABILITIES and not 0.0 <= value <= 1.0:
+        bad = "a probability between 0 and 1"
+    elif name in TIMINGS and value < 0:
+        bad = "a time of at least 0 s"
+    elif name in TOKENS and not 0 <= value <= MAX_TOKEN_ID:
+        bad = f"a token id from 0 to {MAX_TOKEN_ID}"
+    elif name in TOKEN_LISTS and not all(0 <= t <= MAX_TOKEN_ID for t in value):
+        bad = f"a list of ids from 0 to {MAX_TOKEN_ID}"
+    elif name in COUNTS and value < 0:
+        bad = "a count of at least 0"
+    elif name == "k" and not 0 <= value <= MAX_K:
+        bad = f"a k from 0 to {MAX_K}"
+    elif name in ("piece", "next_piece") and len(value) > MAX_PIECE_CHARS:
+        bad = f"a piece of at most {MAX_PIECE_CHARS} characters"
+    elif name == "next_kind" and value not in NEXT_KINDS:
+        bad = "one of " + ", ".join(NEXT_KINDS)
+    elif name == "mode" and value not in MODES:
+        bad = "one of " + ", ".join(MODES)
+    elif name == "settings" and not _plain_settings(value):
+        bad = "an object of numbers, words, true/false and one nested object of them"
+    if bad:
+        found.append(f"{path} must be {bad}")
+
+
+def _has_type(value, hint) -> bool:
+    """isinstance for the hints a trace uses: int, float, str, bool, dict, X | None, list[X], dataclasses."""
+    origin = get_origin(hint)
+    if origin in (Union, UnionType):
+        return any(_has_type(value, option) for option in get_args(hint))
+    if origin is list:
+        return isinstance(value, list) and all(_has_type(item, get_args(hint)[0]) for item in value)
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:  # JSON writes 1.0 as 1 in some writers: an int is a float here, NaN and ±inf are not
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    return isinstance(value, hint)
+
+
+def _plain_settings(settings: dict, depth: int = 0) -> bool:
+    for key, value in settings.items():
+        if isinstance(value, dict) and depth == 0:
+            if not _plain_settings(value, depth + 1):
+                return False
+        elif not (value is None or isinstance(value, (bool, int, str)) or _has_type(value, float)):
+            return False
+        if isinstance(value, str) and len(value) > MAX_PIECE_CHARS:
+            return False
+    return True
+
+
+def _type_name(hint) -> str:
+    return getattr(hint, "__name__", None) or str(hint).replace("specdec_core.trace.", "")
