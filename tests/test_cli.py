@@ -84,3 +84,31 @@ def test_pairs_lists_what_is_available(capsys):
     assert main(["pairs"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert "tiny" in lines and lines[-1].startswith("or any two models")
+
+
+HOSTILE_FLAGS = {
+    "device meta": (["generate", "--prompt", "春山", "--device", "meta"], "unknown device"),
+    "device tpu": (["generate", "--prompt", "春山", "--device", "tpu"], "unknown device"),
+    "no samples": (["proof", "--samples", "0"], "--samples"),
+    "a million new tokens": (["generate", "--prompt", "春山", "--max-new-tokens", "1000000"], "--max-new-tokens"),
+    "more tokens than the context": (["generate", "--prompt", "春山", "--max-new-tokens", "5000"], "do not fit"),
+    "seed past 64 bits": (["generate", "--prompt", "春山", "--seed", str(2**70)], "--seed"),
+    "k of zero": (["generate", "--prompt", "春山", "--k", "0"], "--k"),
+    "temperature NaN": (["generate", "--prompt", "春山", "--temperature", "nan"], "--temperature"),
+    "top-p negative": (["generate", "--prompt", "春山", "--top-p", "-1"], "--top-p"),
+    "sweep of words": (["bench", "--sweep-k", "2,four"], "--sweep-k"),
+    "noise above one": (["generate", "--prompt", "春山", "--noise", "7"], "--noise"),
+}
+
+
+@pytest.mark.parametrize("argv, says", HOSTILE_FLAGS.values(), ids=HOSTILE_FLAGS.keys())
+def test_a_hostile_flag_gets_one_clear_line_and_no_traceback(capsys, argv, says):
+    command, *rest = argv
+    try:
+        code = main([command, "--pair", "tiny", *rest])
+    except SystemExit as stopped:  # argparse refuses a malformed flag by exiting with 2
+        code = stopped.code
+    err = capsys.readouterr().err
+    assert code == 2
+    assert says in err and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1].count("error") == 1

@@ -1,0 +1,83 @@
+"""Imported traces: every field checked for type and range before anything is stored or drawn."""
+import json
+
+import pytest
+
+from specdec_core.archive import Archive
+from specdec_core.engine import DecodeSettings, speculative_generate
+from specdec_core.trace import Trace, TraceError
+from ui.render import sheet_html
+from ui.moments import moments
+
+
+@pytest.fixture(scope="module")
+def good(tiny, tiny_prompt) -> dict:
+    trace = speculative_generate(tiny.writer(), tiny.scribe(), tiny_prompt, DecodeSettings(k=3, seed=5, max_new_tokens=12))
+    return json.loads(trace.to_json())
+
+
+def edited(good: dict, path: str, value) -> str:
+    """The good trace with one field replaced; path like "rounds.0.drafted.0.p"."""
+    data = json.loads(json.dumps(good))
+    *parents, last = path.split(".")
+    node = data
+    for key in parents:
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    node[int(last) if isinstance(node, list) else last] = value
+    return json.dumps(data, ensure_ascii=False)
+
+
+HOSTILE = {
+    "accept_prob as a word": ("rounds.0.drafted.0.accept_prob", "high"),
+    "n_accepted not whole": ("rounds.0.n_accepted", 1.5),
+    "next_piece a number": ("rounds.0.next_piece", 7),
+    "prompt_text a number": ("prompt_text", 12345),
+    "negative probability": ("rounds.0.drafted.0.p", -5),
+    "probability above one": ("rounds.0.next_dist_top.0.q", 1.5),
+    "token id past any vocabulary": ("rounds.0.drafted.0.token", 10**12),
+    "markup as next_kind": ("rounds.0.next_kind", 'bonus"><form><input type=password></form><b class="x'),
+    "unknown mode": ("mode", "<script>"),
+    "boolean as token": ("tokens.0", True),
+    "negative time": ("wall_s", -1),
+    "settings holding a list": ("settings.k", [1, 2]),
+    "settings nested deep": ("settings.sampling", {"a": {"b": 1}}),
+    "a piece of a megabyte": ("rounds.0.drafted.0.piece", "字" * 1_000_000),
+    "a k of thousands": ("rounds.0.k", 5000),
+    "first_rejected a word": ("rounds.0.first_rejected", "none"),
+}
+
+
+def test_the_good_trace_reads_back(good):
+    assert Trace.from_json(json.dumps(good)).tokens == good["tokens"]
+
+
+@pytest.mark.parametrize("path, value", HOSTILE.values(), ids=HOSTILE.keys())
+def test_a_hostile_field_is_refused_with_its_name(good, path, value):
+    with pytest.raises(TraceError) as refused:
+        Trace.from_json(edited(good, path, value))
+    named = [part for part in path.split(".") if not part.isdigit()]
+    assert any(part in str(refused.value) for part in named), str(refused.value)
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_json_constants_no_run_writes_are_refused(good, constant):
+    text = edited(good, "rounds.0.drafted.0.u", 0.123456789).replace("0.123456789", constant)
+    with pytest.raises(TraceError, match=constant):
+        Trace.from_json(text)
+
+
+@pytest.mark.parametrize("path, value", list(HOSTILE.values())[:4], ids=list(HOSTILE)[:4])
+def test_the_archive_refuses_them_and_stays_as_it_was(good, path, value, tmp_path):
+    store = Archive(tmp_path / "archive.sqlite")
+    store.save(json.dumps(good))
+    with pytest.raises(TraceError):
+        store.import_json(edited(good, path, value))
+    assert store.count() == 1
+
+
+def test_the_sheet_never_writes_an_unknown_kind_as_markup(good):
+    """Defence in depth: even a Trace built in code with a hostile kind is drawn as plain ink."""
+    trace = Trace.from_json(json.dumps(good))
+    trace.rounds[0].next_kind = 'x"><img src=//evil>'
+    html = sheet_html(trace, moments(trace)[-1])
+    assert "evil" not in html and "<img" not in html
