@@ -6,14 +6,16 @@ navigation and serves a deep link such as /proof from it before this frame has r
 import streamlit as st
 
 from ui.look import apply_look
+from ui.run_slots import page_slot
 from ui.settings import shared_sidebar
 from ui.texts.pages import PAGE_TITLES, page_title
 
 st.set_page_config(page_title="御筆樓 Scriptorium", page_icon="🖌️", layout="wide")
-shared_sidebar()
-apply_look(large=st.session_state.get("large", False))
-pages = [
-    st.Page(f"views/{name}.py", title=page_title(name), url_path=name, default=(name == "parable"))
-    for name in PAGE_TITLES
-]
-st.navigation(pages).run()
+with page_slot():
+    shared_sidebar()
+    apply_look(large=st.session_state.get("large", False))
+    pages = [
+        st.Page(f"views/{name}.py", title=page_title(name), url_path=name, default=(name == "parable"))
+        for name in PAGE_TITLES
+    ]
+    st.navigation(pages).run()

@@ -38,6 +38,13 @@ def app_server(archive: Path | None = None, log: Path | None = None, timeout: fl
 
     archive: the SQLite file the app saves runs to (SCRIPTORIUM_ARCHIVE), so tests never touch the user's own.
     """
+    with app_process(archive, log, timeout) as (url, _):
+        yield url
+
+
+@contextmanager
+def app_process(archive: Path | None = None, log: Path | None = None, timeout: float = 120) -> Iterator[tuple[str, int]]:
+    """app_server's server, yielding its base URL and process id (to read its memory)."""
     port = free_port()
     env = dict(os.environ)
     if archive is not None:
@@ -52,7 +59,7 @@ def app_server(archive: Path | None = None, log: Path | None = None, timeout: fl
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_healthy(url, server, timeout)
-        yield url
+        yield url, server.pid
     finally:
         server.terminate()
         try:

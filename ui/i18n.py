@@ -15,7 +15,11 @@ import streamlit as st
 LANGUAGES = {"zh": "繁體中文", "en": "English"}
 DEFAULT_LANGUAGE = "zh"
 # every ASCII mark Markdown, Streamlit's directives (:red[...]) or KaTeX ($) may read as syntax
-MARKDOWN_MARKS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")
+MARKDOWN_MARKS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
+# GFM turns text that looks like an address (http://…, www.…, a@b.c) into a link after escapes are
+# read, so an invisible word joiner breaks each such pattern where it starts
+LINK_STARTS = re.compile(r"(://|www|@)", re.IGNORECASE)
+WORD_JOINER = "\u2060"
 
 
 def language() -> str:
@@ -24,8 +28,10 @@ def language() -> str:
 
 
 def markdown_literal(text: object) -> str:
-    """Text drawn exactly as written inside Markdown: every mark escaped, line breaks kept."""
-    return MARKDOWN_MARKS.sub(r"\\\1", str(text)).replace("\n", "  \n")
+    """Text drawn exactly as written inside Markdown: every mark escaped, no address made a link, line
+    breaks kept."""
+    unlinked = LINK_STARTS.sub(lambda found: found[0][0] + WORD_JOINER + found[0][1:], str(text))
+    return MARKDOWN_MARKS.sub(r"\\\1", unlinked).replace("\n", "  \n")
 
 
 class Texts:

@@ -1,10 +1,12 @@
-"""How much model work one server process does at once: a slot per CPU core, one torch thread per run.
+"""How much work one server process does at once: a page slot and a model slot per CPU core, one torch
+thread per run.
 
-A Streamlit server runs every session's script in a thread of one process. Left alone, each run
-would start torch's own pool of threads per core, and thirty sessions would put sixty threads on two
-cores; a forward that takes 4 ms alone took 186 ms that way. Here each run computes on one thread
-and at most one run per core computes at a time: the rest wait their turn, so a crowd queues instead
-of thrashing, and one session alone still has a core to itself.
+A Streamlit server runs every session's script in a thread of one process. Left alone, thirty
+sessions are thirty threads taking turns on one GIL and, through torch, sixty compute threads on two
+cores: a forward that takes 4 ms alone took 186 ms that way. Here a page is drawn only in a free page
+slot and a model computes only in a free model slot, so a crowd queues and each page, once started,
+runs at nearly its solo speed. A long computation (a proof, a speed measurement) hands its page slot
+to the others while it runs, so one lecturer's proof never holds up the class's pages.
 """
 from __future__ import annotations
 
@@ -16,7 +18,8 @@ from typing import Iterator
 import streamlit as st
 import torch
 
-SLOTS_VAR = "SCRIPTORIUM_RUN_SLOTS"  # overrides the number of runs that compute at once
+SLOTS_VAR = "SCRIPTORIUM_RUN_SLOTS"  # overrides the number of pages (and of runs) served at once
+_holding = threading.local()  # whether this script thread holds a page slot
 
 
 def slot_count() -> int:
@@ -25,13 +28,46 @@ def slot_count() -> int:
 
 
 @st.cache_resource(show_spinner=False)
-def _slots() -> threading.BoundedSemaphore:
+def _model_slots() -> threading.BoundedSemaphore:
     torch.set_num_threads(1)  # per process, once: every run shares this setting
     return threading.BoundedSemaphore(slot_count())
 
 
+@st.cache_resource(show_spinner=False)
+def _page_slots() -> threading.BoundedSemaphore:
+    return threading.BoundedSemaphore(slot_count())
+
+
+@contextmanager
+def page_slot() -> Iterator[None]:
+    """Hold a page slot while the frame and its page are drawn."""
+    _page_slots().acquire()
+    _holding.page = True
+    try:
+        yield
+    finally:
+        if _holding.page:
+            _page_slots().release()
+            _holding.page = False
+
+
+@contextmanager
+def long_work() -> Iterator[None]:
+    """Lend this page's slot to other pages for the block (a loop of run slots), and take one back after."""
+    lent = getattr(_holding, "page", False)
+    if lent:
+        _page_slots().release()
+        _holding.page = False
+    try:
+        yield
+    finally:
+        if lent:
+            _page_slots().acquire()
+            _holding.page = True
+
+
 @contextmanager
 def run_slot() -> Iterator[None]:
-    """Hold one of the process's compute slots while the block runs."""
-    with _slots():
+    """Hold one of the process's model slots while the block computes."""
+    with _model_slots():
         yield

@@ -9,6 +9,7 @@ from ui.i18n import language
 from ui.persist import remembered
 from ui.proof_runs import ProofRun, cached_exact, draw_batch, streams
 from ui.proof_view import show_results
+from ui.run_slots import long_work
 from ui.settings import current_choice
 from ui.texts.common import TEXT as COMMON
 from ui.texts.proof import TEXT
@@ -40,10 +41,11 @@ if started:
     runs[key] = run = ProofRun(total)
     speculative, plain = streams(pair, choice.scribe, ids, settings)
     board.progress(0.0, TEXT("progress", done=0, total=total, seconds=0))  # before the first batch lands
-    while run.done < total:
-        draw_batch(run, speculative, plain, exact)
-        with board.container():
-            show_results(run, exact, pair.writer().piece, final=False)
+    with long_work():
+        while run.done < total:
+            draw_batch(run, speculative, plain, exact)
+            with board.container():
+                show_results(run, exact, pair.writer().piece, final=False)
     run.finished = True
 if key in runs:
     with board.container():

@@ -3,6 +3,7 @@ import streamlit as st
 
 from specdec_core.pairs import PairError
 from specdec_core.sampling import SettingsError
+from ui.run_slots import long_work
 from ui.settings import current_choice
 from ui.speed_lab_plots import breakdown_figure, speedup_figure, sweep_best, sweep_heatmap, theory_best, verdict
 from ui.speed_lab_runs import (
@@ -31,7 +32,7 @@ def show_measurement(prompts: tuple[str, ...]) -> None:
     settings = measure_settings(choice.settings)
     run = (choice.pair, choice.device, choice.scribe, settings, prompts)
     try:
-        with st.spinner(TEXT("measuring", n=len(prompts), tokens=settings.max_new_tokens)):
+        with st.spinner(TEXT("measuring", n=len(prompts), tokens=settings.max_new_tokens)), long_work():
             result = cached_bench(*run)
     except RUN_ERRORS as error:
         st.error(COMMON("cannot_run", error=error))
@@ -109,9 +110,10 @@ def show_sweep(prompts: tuple[str, ...]) -> None:
         return
     progress, measured = st.progress(0.0), {}
     try:
-        for i, (k, t, settings) in enumerate(cells):
-            progress.progress(i / len(cells), text=TEXT("sweep_progress", k=k, t=t, i=i + 1, n=len(cells)))
-            measured[(k, t)] = cached_bench(choice.pair, choice.device, choice.scribe, settings, prompts)
+        with long_work():
+            for i, (k, t, settings) in enumerate(cells):
+                progress.progress(i / len(cells), text=TEXT("sweep_progress", k=k, t=t, i=i + 1, n=len(cells)))
+                measured[(k, t)] = cached_bench(choice.pair, choice.device, choice.scribe, settings, prompts)
     except RUN_ERRORS as error:
         st.error(COMMON("cannot_run", error=error))
         return

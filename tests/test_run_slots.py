@@ -1,0 +1,88 @@
+"""A crowd on one server: the same run asked for at once is computed once, and slots bound the work."""
+import threading
+import time
+
+from specdec_core.engine import DecodeSettings
+from ui import loading, run_slots
+
+
+def test_sessions_asking_for_the_same_run_at_once_share_one_computation(monkeypatch):
+    calls = []
+    real = loading.speculative_generate
+
+    def counted(*args, **kwargs):
+        calls.append(threading.get_ident())
+        time.sleep(0.3)  # long enough that every thread arrives while the first computes
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(loading, "speculative_generate", counted)
+    loading.cached_run.clear()
+    settings = DecodeSettings(k=3, seed=4242, max_new_tokens=10)
+    results = [None] * 8
+
+    def ask(i):
+        results[i] = loading.cached_run("tiny", "cpu", "lm", "春山", settings)[0]
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(calls) == 1, f"computed {len(calls)} times"
+    assert len(set(results)) == 1 and results[0]
+
+
+def _holders(monkeypatch, slots: int, work) -> int:
+    """The most threads inside `work` at once, with `slots` slots, eight threads asking."""
+    monkeypatch.setenv(run_slots.SLOTS_VAR, str(slots))
+    run_slots._page_slots.clear()
+    run_slots._model_slots.clear()
+    inside, most, lock = [0], [0], threading.Lock()
+
+    def one():
+        with work():
+            with lock:
+                inside[0] += 1
+                most[0] = max(most[0], inside[0])
+            time.sleep(0.05)
+            with lock:
+                inside[0] -= 1
+
+    threads = [threading.Thread(target=one) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    run_slots._page_slots.clear()
+    run_slots._model_slots.clear()
+    return most[0]
+
+
+def test_pages_and_runs_never_exceed_their_slots(monkeypatch):
+    assert _holders(monkeypatch, 2, run_slots.page_slot) == 2
+    assert _holders(monkeypatch, 2, run_slots.run_slot) == 2
+
+
+def test_a_long_computation_lends_its_page_slot(monkeypatch):
+    """With one slot, a page inside long_work lets another page be drawn meanwhile."""
+    monkeypatch.setenv(run_slots.SLOTS_VAR, "1")
+    run_slots._page_slots.clear()
+    drawn, lent = threading.Event(), threading.Event()
+
+    def lecturer():
+        with run_slots.page_slot(), run_slots.long_work():
+            lent.set()
+            assert drawn.wait(5), "no other page was drawn while the proof ran"
+
+    def student():
+        lent.wait(5)
+        with run_slots.page_slot():
+            drawn.set()
+
+    threads = [threading.Thread(target=lecturer), threading.Thread(target=student)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert drawn.is_set()
+    run_slots._page_slots.clear()
