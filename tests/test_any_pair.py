@@ -60,3 +60,24 @@ def test_a_hub_that_never_answers_is_abandoned(monkeypatch):
     with pytest.raises(PairError, match="no answer within"):
         any_pair.resolve_model("owner/silent-model")
     assert time.perf_counter() - started < 5
+
+
+def test_a_folder_whose_config_does_not_match_its_weights_is_a_pair_error(saved_tiny, tmp_path):
+    import json
+    import shutil
+
+    broken = tmp_path / "broken"
+    shutil.copytree(saved_tiny / "target", broken)
+    config = json.loads((broken / "config.json").read_text())
+    config["n_embd"] *= 2  # the weights on disk are the old width
+    (broken / "config.json").write_text(json.dumps(config))
+    with pytest.raises(PairError, match="cannot load"):
+        load_pair(f"{broken},{saved_tiny / 'draft'}", device="cpu")
+
+
+def test_a_server_folder_takes_folder_names_only(saved_tiny, tiny):
+    pair = any_pair.load_pair_from_folder(saved_tiny, "target", "draft", tiny.target.device)
+    assert pair.name == "target,draft"
+    for name in ("../target", "/etc", ".hidden", "a/b", ""):
+        with pytest.raises(PairError):
+            any_pair.load_pair_from_folder(saved_tiny, name or "target", name, tiny.target.device)
