@@ -13,13 +13,13 @@ import torch
 
 from .cached_lm import CachedLM
 from .device import Clock
-from .drafting import draft_token
 from .lean_llama import LeanLlamaLM, cached_lm_for
-from .rules import Rule, rule_named
-from .sampling import SamplingConfig, SettingsError, probs_from_logits
+from .round import RoundResult, speculative_round
+from .round_models import OneRowScribe, OneRowTarget
+from .rules import rule_named
+from .sampling import SamplingConfig, SettingsError
 from .scribes.base import Scribe
 from .trace import Candidate, DraftStep, Round, Trace
-from .verify import verify
 
 MAX_K = 32
 MAX_SEED = 2**63 - 1  # what torch.Generator.manual_seed takes
@@ -85,10 +85,10 @@ def _generate(writer: Writer, scribe: Scribe | None, prompt: list[int], settings
     _prefill(target, scribe, prompt)
     prefill_s = clock.now() - started
     context, rounds, k = list(prompt), [], settings.k if scribe else 0
-    step = _Round(writer, target, scribe, settings, generator, clock)
+    models = OneRowTarget(target), OneRowScribe(scribe) if scribe else None
     while len(context) - len(prompt) < settings.max_new_tokens:
         remaining = settings.max_new_tokens - (len(context) - len(prompt))
-        record = step.run(len(rounds), context, min(k, remaining - 1))
+        record = _round(writer, models, context, min(k, remaining - 1), len(rounds), settings, generator, clock)
         rounds.append(record)
         new = record.new_tokens
         if record.stopped_at_eos:
@@ -124,93 +124,58 @@ def _prefill(target: CachedLM | LeanLlamaLM, scribe: Scribe | None, prompt: list
             scribe.prefill(prompt[:-1])
 
 
-class _Round:
-    """One round of speculative sampling, read top to bottom."""
+def _round(writer: Writer, models, context: list[int], k: int, index: int, settings: DecodeSettings,
+           generator: torch.Generator, clock: Clock) -> Round:
+    """One row's round through round.speculative_round, recorded for the sheet."""
+    started = clock.now()
+    contexts = torch.tensor([context], dtype=torch.long, device=writer.target.device)
+    result = speculative_round(*models, contexts, k, settings, generator, clock)
+    drafted, n_accepted = result.drafted[0].tolist(), int(result.n_accepted[0])
+    next_token, n = int(result.verdict.next_token[0]), len(drafted)
+    steps, next_table = _steps(writer, result, settings.top_n), _next_table(writer, result, settings.top_n)
+    eos = writer.eos_token_id
+    return Round(
+        index=index,
+        context_len=len(context),
+        k=k,
+        drafted=steps,
+        n_accepted=n_accepted,
+        first_rejected=n_accepted if n_accepted < n else None,
+        next_token=next_token,
+        next_piece=writer.piece(next_token),
+        next_kind="plain" if models[1] is None else ("corrected" if n_accepted < n else "bonus"),
+        next_dist_top=next_table,
+        target_cache=result.target_cache,
+        draft_cache=result.draft_cache,
+        draft_s=result.draft_s,
+        target_s=result.target_s,
+        other_s=max(clock.now() - started - result.draft_s - result.target_s, 0.0),
+        stopped_at_eos=settings.stop_at_eos and eos in drafted[:n_accepted] + [next_token],
+    )
 
-    def __init__(self, writer, target, scribe, settings, generator, clock):
-        self.writer, self.target, self.scribe = writer, target, scribe
-        self.settings, self.generator, self.clock = settings, generator, clock
-        self.rule: Rule = rule_named(settings.rule)
 
-    def run(self, index: int, context: list[int], k: int) -> Round:
-        clock, target, scribe = self.clock, self.target, self.scribe
-        started = clock.now()
-        draft_cache = [scribe.cache_len if scribe else 0]
-        # 1. draft: the scribe writes up to k tokens, sampled from q
-        drafted, q, q_scored = self._draft(context, k)
-        draft_s = clock.now() - started
-        draft_cache.append(scribe.cache_len if scribe else 0)
-        # 2. verify: one target forward scores every drafted token and the position after them
-        target_cache = [target.cache_len]
-        verify_started = clock.now()
-        p = probs_from_logits(target.logits(context + drafted, n_last=len(drafted) + 1), self.settings.sampling)
-        target_s = clock.now() - verify_started
-        target_cache.append(target.cache_len)
-        # 3. accept a prefix; 4. draw the correction from the residual, or the bonus from p
-        draft_tensor = torch.tensor([drafted], dtype=torch.long, device=p.device)
-        verdict = verify(p[None], q_scored[None], draft_tensor, self.generator, self.rule)
-        n_accepted, next_token = int(verdict.n_accepted), int(verdict.next_token)
-        # 5. roll back: both caches keep the context and the accepted prefix, not the new token
-        kept = len(context) + n_accepted
-        target.rollback(kept)
-        if scribe:
-            scribe.rollback(kept)
-        target_cache.append(target.cache_len)
-        draft_cache.append(scribe.cache_len if scribe else 0)
-        record = self._record(index, context, k, drafted, p, q, verdict, n_accepted, next_token)
-        record.target_cache, record.draft_cache = target_cache, draft_cache
-        record.draft_s, record.target_s = draft_s, target_s
-        record.other_s = max(clock.now() - started - draft_s - target_s, 0.0)
-        return record
+def _steps(writer: Writer, result: RoundResult, top_n: int) -> list[DraftStep]:
+    """Each drafted token with p(x), q(x), min(1, p/q), its u and verdict, and the top of p and q there."""
+    p, q, verdict = result.p[0], result.q[0], result.verdict
+    n = q.shape[0]
+    if n == 0:
+        return []
+    drafted = result.drafted[0]
+    p_x, q_x = p[:n].gather(-1, drafted[:, None]).flatten().tolist(), q.gather(-1, drafted[:, None]).flatten().tolist()
+    decisions = zip(verdict.uniforms[0].tolist(), verdict.accept_prob[0].tolist(), verdict.accepted[0].tolist())
+    tables = _candidates(p[:n], q, None, top_n, writer.piece)
+    return [
+        DraftStep(token, writer.piece(token), qx, px, prob, u, bool(ok), table)
+        for token, qx, px, (u, prob, ok), table in zip(drafted.tolist(), q_x, p_x, decisions, tables)
+    ]
 
-    def _draft(self, context: list[int], k: int) -> tuple[list[int], torch.Tensor, torch.Tensor]:
-        """Tokens, the q they were sampled from (n, V), and the q the rule scores them with."""
-        tokens, sampled_from, scored = [], [], []
-        for _ in range(k):
-            logits = self.scribe.next_logits(context + tokens)
-            if logits is None:
-                break
-            token, q, q_scored = draft_token(logits.to(self.target.device), self.settings, self.rule, self.generator)
-            tokens.append(int(token))
-            sampled_from.append(q)
-            scored.append(q_scored)
-        if not tokens:
-            empty = torch.zeros((0, self.writer.vocab_size), device=self.target.device)
-            return tokens, empty, empty
-        return tokens, torch.stack(sampled_from), torch.stack(scored)
 
-    def _record(self, index, context, k, drafted, p, q, verdict, n_accepted, next_token) -> Round:
-        top_n, piece, n = self.settings.top_n, self.writer.piece, len(drafted)
-        q_padded = torch.cat([q, torch.zeros_like(p[:1])])  # (n+1, V): no draft past the last token
-        ids = torch.tensor(drafted, dtype=torch.long, device=p.device)[:, None]  # (n, 1)
-        p_x, q_x = p[:n].gather(-1, ids).flatten().tolist(), q.gather(-1, ids).flatten().tolist()
-        verdicts = zip(verdict.uniforms[0].tolist(), verdict.accept_prob[0].tolist(), verdict.accepted[0].tolist())
-        tables = _candidates(p[:n], q, None, top_n, piece) if n else []
-        steps = [
-            DraftStep(token, piece(token), qx, px, prob, u, bool(ok), table)
-            for token, qx, px, (u, prob, ok), table in zip(drafted, q_x, p_x, verdicts, tables)
-        ]
-        at = slice(n_accepted, n_accepted + 1)
-        next_table = _candidates(p[at], q_padded[at], verdict.next_dist, top_n, piece)[0]
-        eos = self.writer.eos_token_id
-        return Round(
-            index=index,
-            context_len=len(context),
-            k=k,
-            drafted=steps,
-            n_accepted=n_accepted,
-            first_rejected=n_accepted if n_accepted < n else None,
-            next_token=next_token,
-            next_piece=piece(next_token),
-            next_kind="plain" if self.scribe is None else ("corrected" if n_accepted < n else "bonus"),
-            next_dist_top=next_table,
-            target_cache=[],
-            draft_cache=[],
-            draft_s=0.0,
-            target_s=0.0,
-            other_s=0.0,
-            stopped_at_eos=self.settings.stop_at_eos and eos in drafted[:n_accepted] + [next_token],
-        )
+def _next_table(writer: Writer, result: RoundResult, top_n: int) -> list[Candidate]:
+    """p, q and the distribution the new token was drawn from, at its position."""
+    p, q = result.p[0], result.q[0]
+    q_padded = torch.cat([q, torch.zeros_like(p[:1])])  # (n+1, V): no draft past the last token
+    at = slice(int(result.n_accepted[0]), int(result.n_accepted[0]) + 1)
+    return _candidates(p[at], q_padded[at], result.verdict.next_dist, top_n, writer.piece)[0]
 
 
 def _candidates(p: torch.Tensor, q: torch.Tensor, r: torch.Tensor | None, top_n: int, piece) -> list[list[Candidate]]:

@@ -1,7 +1,8 @@
 """The proof of exactness: many continuations at once, compared with the exact target distribution.
 
-Rows of a batch accept different numbers of tokens per round, so each round runs on the rows that
-have written equally many tokens (equal-length sequences, no padding). Only the first `positions`
+Each round is round.speculative_round, the one the scriptorium's sheet is written with. Rows of a
+batch accept different numbers of tokens per round, so each round runs on the rows that have written
+equally many tokens (equal-length sequences, no padding). Only the first `positions`
 tokens are kept, and they depend only on the first `positions` drafted tokens of a round, so a
 round drafts min(k, positions still missing) tokens: the same distribution, less work.
 """
@@ -15,11 +16,10 @@ import numpy as np
 import torch
 
 from .cached_lm import SharedPrefix, last_logits
-from .drafting import draft_token
-from .rules import rule_named
-from .sampling import probs_from_logits, sample
+from .round import speculative_round
+from .round_models import ManyRowScribe, SharedPrefixTarget
+from .sampling import probs_from_logits
 from .stats import MIN_EXPECTED, FitResult, goodness_of_fit
-from .verify import verify
 
 # progress(done, total, samples so far (done, positions)) -> False to stop early
 Progress = Callable[[int, int, np.ndarray], bool | None]
@@ -123,6 +123,7 @@ def run_proof(target, scribe, prompt, n_samples, positions, settings, plain=Fals
 
 def _sample_batch(target: SharedPrefix, scribe, prompt, size, positions, settings, generator) -> np.ndarray:
     written: list[list[int]] = [[] for _ in range(size)]
+    verifier, drafter = SharedPrefixTarget(target), ManyRowScribe(scribe) if scribe else None
     while True:
         groups = defaultdict(list)  # tokens written so far -> rows
         for row, tokens in enumerate(written):
@@ -132,34 +133,7 @@ def _sample_batch(target: SharedPrefix, scribe, prompt, size, positions, setting
             return np.array([tokens[:positions] for tokens in written])
         for length, rows in groups.items():
             sequences = torch.tensor([prompt + written[row] for row in rows], device=target.model.device)
-            k = min(settings.k, positions - length) if scribe else 0
-            for row, new in zip(rows, _batched_round(target, scribe, sequences, k, settings, generator)):
+            k = min(settings.k, positions - length)
+            result = speculative_round(verifier, drafter, sequences, k, settings, generator)
+            for row, new in zip(rows, result.new_tokens()):
                 written[row] += new
-
-
-def _batched_round(target: SharedPrefix, scribe, sequences, k, settings, generator) -> list[list[int]]:
-    """One speculative round for every row (B, L); returns each row's new tokens."""
-    rule = rule_named(settings.rule)
-    batch = len(sequences)
-    drafted, q_sampled, q_scored = [], [], []
-    draft_len = torch.zeros(batch, dtype=torch.long, device=sequences.device)
-    still_drafting = torch.ones(batch, dtype=torch.bool, device=sequences.device)
-    # 1. draft k tokens per row (a row whose scribe has no proposal stops drafting)
-    for _ in range(k):
-        logits, valid = scribe.batch_next_logits(torch.cat([sequences, *drafted], dim=1) if drafted else sequences)
-        still_drafting &= valid.to(sequences.device)
-        tokens, q, scored = draft_token(logits.to(sequences.device), settings, rule, generator)
-        draft_len += still_drafting
-        drafted.append(tokens[:, None])
-        q_sampled.append(q)
-        q_scored.append(scored)
-    # 2. one target forward over every row and its draft
-    full = torch.cat([sequences, *drafted], dim=1)
-    p = probs_from_logits(target.logits(full[:, target.length :], k + 1), settings.sampling)  # (B, k+1, V)
-    if k == 0:
-        return [[t] for t in sample(p[:, 0], generator).tolist()]
-    # 3. accept a prefix, 4. correction or bonus
-    draft_tokens = torch.cat(drafted, dim=1)
-    verdict = verify(p, torch.stack(q_scored, dim=1), draft_tokens, generator, rule, draft_len)
-    keep = torch.minimum(verdict.n_accepted, draft_len).tolist()
-    return [d[:n] + [t] for d, n, t in zip(draft_tokens.tolist(), keep, verdict.next_token.tolist())]

@@ -42,9 +42,9 @@ def goodness_of_fit(observed: np.ndarray, expected_probs: np.ndarray, n_samples:
     with np.errstate(divide="ignore"):  # a count where p is 0 gives inf: a certain rejection
         g, p_value = power_divergence(obs, probs * n, lambda_="cressie-read")
     rng = np.random.default_rng(seed)
-    tv = _tv(obs / n, probs)
-    boot = np.array([_tv(rng.multinomial(int(n), obs / n) / n, probs) for _ in range(resamples)])
-    null = [_tv(rng.multinomial(int(n), probs) / n, probs) for _ in range(resamples)]
+    tv = total_variation(obs / n, probs)
+    boot = np.array([total_variation(rng.multinomial(int(n), obs / n) / n, probs) for _ in range(resamples)])
+    null = [total_variation(rng.multinomial(int(n), probs) / n, probs) for _ in range(resamples)]
     # The plug-in tv is biased upwards (noise never cancels in |.|); the basic bootstrap reflects
     # the resampled spread around tv, which corrects for that bias to first order.
     low, high = np.quantile(boot, [0.025, 0.975])
@@ -72,5 +72,6 @@ def _pool(observed: np.ndarray, probs: np.ndarray, n: float) -> tuple[np.ndarray
     return obs, probs
 
 
-def _tv(a: np.ndarray, b: np.ndarray) -> float:
+def total_variation(a: np.ndarray, b: np.ndarray) -> float:
+    """TV between two distributions over the same cells: half the L1 distance."""
     return 0.5 * float(np.abs(a - b).sum())

@@ -45,7 +45,7 @@ def verify(
     # 1. score: p(x_i) and q(x_i) of every drafted token
     p_x = p[:, :k].gather(-1, draft_tokens.unsqueeze(-1)).squeeze(-1)  # (B, k)
     q_x = q.gather(-1, draft_tokens.unsqueeze(-1)).squeeze(-1)  # (B, k)
-    accept_prob = torch.where(q_x > 0, (p_x / q_x.clamp_min(1e-30)).clamp(max=1.0), 0.0)
+    accept_prob = acceptance_probability(p_x, q_x)
     # 2. decide each position with its own uniform u_i
     uniforms = torch.rand((batch, k), generator=generator, device=p.device)
     accepted = _decide(rule, p, accept_prob, uniforms, draft_tokens, q_x, generator)
@@ -58,6 +58,11 @@ def verify(
     next_dist = p_next if rule.residual == "p" else residual(p_next, q_next)
     next_token = sample(next_dist, generator)
     return Verdict(n_accepted, next_token, uniforms, accept_prob, accepted, next_dist)
+
+
+def acceptance_probability(p_x: torch.Tensor, q_x: torch.Tensor) -> torch.Tensor:
+    """min(1, p(x) / q(x)), elementwise; 0 where q(x) = 0 (a token the draft could not have written)."""
+    return torch.where(q_x > 0, (p_x / q_x.clamp_min(1e-300 if q_x.dtype == torch.float64 else 1e-30)).clamp(max=1.0), 0.0)
 
 
 def residual(p: torch.Tensor, q: torch.Tensor) -> torch.Tensor:

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import streamlit as st
 
-from specdec_core.archive import Archive, ArchiveError, MissingRun, Saved, default_path
+from specdec_core.archive import Archive, ArchiveError, MissingRun, default_path
 from specdec_core.trace import MAX_TRACE_BYTES, Trace, TraceError
 from ui.texts.archive import TEXT
 

@@ -1,7 +1,8 @@
 """The iron rule at one position: p and q from a toy table or from the models, and the rule run N times.
 
-Everything here calls the core (drafting.draft_token, verify.verify, theory.expected_acceptance);
-it only chooses the inputs and counts the outcomes, so the page can stay a short script.
+Everything here calls the core (the round every page runs, round.speculative_round, with k = 1;
+drafting.draft_token for q; theory.expected_acceptance); it only chooses the inputs and counts the
+outcomes, so the page can stay a short script.
 """
 from __future__ import annotations
 
@@ -15,11 +16,14 @@ import torch
 from specdec_core.cached_lm import last_logits
 from specdec_core.drafting import draft_token
 from specdec_core.engine import DecodeSettings
-from specdec_core.rules import RULES, rule_named
+from specdec_core.rules import RULES
 from specdec_core.sampling import SamplingConfig, probs_from_logits
 from specdec_core.theory import expected_acceptance
 from specdec_core.trace import Trace
-from specdec_core.verify import residual, verify
+from specdec_core.round import speculative_round
+from specdec_core.round_models import FixedScores
+from specdec_core.stats import total_variation
+from specdec_core.verify import acceptance_probability, residual
 from ui.loading import cached_pair, cached_run
 
 TOY = pd.DataFrame({"token": list("月光山水風"), "p": [40.0, 25.0, 15.0, 12.0, 8.0], "q": [15.0, 40.0, 10.0, 10.0, 25.0]})
@@ -134,7 +138,7 @@ def distributions(position: Position) -> Distributions:
     throwaway = torch.Generator().manual_seed(0)
     _, q, _ = draft_token(torch.from_numpy(position.scribe_logits), settings, RULES["exact"], throwaway)
     q = q.double()
-    accept_prob = torch.where(q > 0, (p / q.clamp_min(1e-300)).clamp(max=1.0), 0.0)
+    accept_prob = acceptance_probability(p, q)
     return Distributions(p.numpy(), q.numpy(), expected_acceptance(p, q), residual(p, q).numpy(), accept_prob.numpy())
 
 
@@ -145,25 +149,23 @@ def max_draws(vocab_size: int) -> int:
 
 
 def run_rule(position: Position, rule: str, n: int, seed: int, batch: int = 2_000) -> Draws:
-    """Run one round with k = 1 n times, batched: draft from q, verify, keep the token written first.
+    """Run one round with k = 1 n times (round.speculative_round, batched): keep the token written first.
 
     The written token is the scribe's when it is sealed, otherwise the red brush's correction;
     the bonus token that follows a seal belongs to the next position and is ignored.
     """
-    settings, chosen = position.decode_settings(rule, seed), rule_named(rule)
+    settings = position.decode_settings(rule, seed)
     generator = torch.Generator().manual_seed(seed)
-    p = probs_from_logits(torch.from_numpy(position.target_logits), settings.sampling)  # (V,)
-    scores = torch.from_numpy(position.scribe_logits)
+    master, scribe = FixedScores(torch.from_numpy(position.target_logits)), FixedScores(torch.from_numpy(position.scribe_logits))
     written, sealed = [], []
     for start in range(0, n, batch):
         size = min(batch, n - start)
-        drafted, _, q_scored = draft_token(scores.expand(size, -1), settings, chosen, generator)  # (B,)
-        verdict = verify(p.expand(size, 2, -1), q_scored[:, None], drafted[:, None], generator, chosen)
-        # p is repeated for the position after the draft: its bonus token is the next position's business
-        kept = verdict.n_accepted == 1
-        written.append(torch.where(kept, drafted, verdict.next_token))
+        result = speculative_round(master, scribe, torch.zeros((size, 1), dtype=torch.long), 1, settings, generator)
+        kept = result.n_accepted == 1
+        written.append(torch.where(kept, result.drafted[:, 0], result.verdict.next_token))
         sealed.append(kept)
     # the reference: the master writing alone, from its own generator with the same seed
+    p = probs_from_logits(torch.from_numpy(position.target_logits), settings.sampling)  # (V,)
     alone = torch.multinomial(p, n, replacement=True, generator=torch.Generator().manual_seed(seed))
     return Draws(torch.cat(written).numpy(), torch.cat(sealed).numpy(), alone.numpy())
 
@@ -171,7 +173,7 @@ def run_rule(position: Position, rule: str, n: int, seed: int, batch: int = 2_00
 def tv_curve(tokens: np.ndarray, p: np.ndarray, points: int = 40) -> tuple[list[int], list[float]]:
     """Total variation distance between the first n draws' frequencies and p, at log-spaced n."""
     ns = np.unique(np.geomspace(10, len(tokens), points).astype(int)) if len(tokens) >= 10 else [len(tokens)]
-    tvs = [0.5 * float(np.abs(np.bincount(tokens[:n], minlength=len(p)) / n - p).sum()) for n in ns]
+    tvs = [total_variation(np.bincount(tokens[:n], minlength=len(p)) / n, p) for n in ns]
     return [int(n) for n in ns], tvs
 
 

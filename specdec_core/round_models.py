@@ -1,0 +1,101 @@
+"""The models a round reads (round.Verifier and round.Drafter) for its three shapes.
+
+- One row with KV caches: the scriptorium's sheet (`OneRowTarget`, `OneRowScribe`).
+- Many rows after one shared prompt, no per-row cache: the proof (`SharedPrefixTarget`, `ManyRowScribe`).
+- One fixed position, whatever the context: the iron rule (`FixedScores`).
+"""
+from __future__ import annotations
+
+import torch
+
+from .cached_lm import CachedLM, SharedPrefix
+from .lean_llama import LeanLlamaLM
+from .scribes.base import Scribe
+
+
+class OneRowTarget:
+    """A target with its cache, fed only what is new; rollback crops the cache."""
+
+    def __init__(self, lm: CachedLM | LeanLlamaLM):
+        self.lm = lm
+
+    @property
+    def cache_len(self) -> int:
+        return self.lm.cache_len
+
+    def score(self, contexts: torch.Tensor, drafted: torch.Tensor) -> torch.Tensor:
+        tokens = contexts[0].tolist() + drafted[0].tolist()
+        return self.lm.logits(tokens, n_last=drafted.shape[1] + 1)[None]  # (1, n+1, V)
+
+    def rollback(self, keep: torch.Tensor) -> None:
+        self.lm.rollback(int(keep[0]))
+
+
+class OneRowScribe:
+    """A scribe with its own state (a cache, a context copy) for one row."""
+
+    def __init__(self, scribe: Scribe):
+        self.scribe = scribe
+
+    @property
+    def cache_len(self) -> int:
+        return self.scribe.cache_len
+
+    def next_logits(self, sequences: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        logits = self.scribe.next_logits(sequences[0].tolist())
+        if logits is None:
+            return torch.zeros((1, self.scribe.vocab_size)), torch.tensor([False])
+        return logits[None], torch.tensor([True])
+
+    def rollback(self, keep: torch.Tensor) -> None:
+        self.scribe.rollback(int(keep[0]))
+
+
+class SharedPrefixTarget:
+    """Rows that all begin with one prompt read once: each round scores every row from the prompt on."""
+
+    cache_len = 0
+
+    def __init__(self, shared: SharedPrefix):
+        self.shared = shared
+
+    def score(self, contexts: torch.Tensor, drafted: torch.Tensor) -> torch.Tensor:
+        full = torch.cat([contexts, drafted], dim=1)
+        return self.shared.logits(full[:, self.shared.length :], drafted.shape[1] + 1)  # (B, n+1, V)
+
+    def rollback(self, keep: torch.Tensor) -> None:
+        pass  # nothing past the shared prompt is kept
+
+
+class ManyRowScribe:
+    """A scribe scoring many equal-length rows at once, without a cache."""
+
+    cache_len = 0
+
+    def __init__(self, scribe: Scribe):
+        self.scribe = scribe
+
+    def next_logits(self, sequences: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.scribe.batch_next_logits(sequences)
+
+    def rollback(self, keep: torch.Tensor) -> None:
+        pass
+
+
+class FixedScores:
+    """The same scores (V,) after any context: one position, as the iron rule studies it."""
+
+    cache_len = 0
+
+    def __init__(self, logits: torch.Tensor):
+        self.logits = logits
+
+    def score(self, contexts: torch.Tensor, drafted: torch.Tensor) -> torch.Tensor:
+        return self.logits.expand(contexts.shape[0], drafted.shape[1] + 1, -1)  # (B, n+1, V)
+
+    def next_logits(self, sequences: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        rows = sequences.shape[0]
+        return self.logits.expand(rows, -1), torch.ones(rows, dtype=torch.bool)
+
+    def rollback(self, keep: torch.Tensor) -> None:
+        pass
