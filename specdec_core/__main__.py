@@ -1,6 +1,6 @@
 """`python -m specdec_core`: see cli.py."""
 import sys
 
-from .cli import main
+from specdec_core.services.cli import main
 
 sys.exit(main())

@@ -3,7 +3,7 @@ import os
 
 import pytest
 
-from specdec_core.pairs import load_pair
+from specdec_core.pairs.registry import load_pair
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,6 @@
 """tools.acceptance_after groups each round's first drafted token by how the round before it ended."""
-from specdec_core.engine import DecodeSettings, speculative_generate
-from specdec_core.sampling import SamplingConfig
+from specdec_core.decoding.generate import DecodeSettings, speculative_generate
+from specdec_core.algorithm.sampling import SamplingConfig
 from tools.acceptance_after import first_acceptance_after
 
 

@@ -3,11 +3,11 @@ import time
 
 import pytest
 
-from specdec_core import any_pair
-from specdec_core.char_tokenizer import char_tokenizer
-from specdec_core.engine import DecodeSettings, plain_generate, speculative_generate
-from specdec_core.pairs import PairError, load_pair
-from specdec_core.sampling import SamplingConfig
+from specdec_core.pairs import any_models as any_pair
+from specdec_core.pairs.char_tokenizer import char_tokenizer
+from specdec_core.decoding.generate import DecodeSettings, plain_generate, speculative_generate
+from specdec_core.pairs.registry import PairError, load_pair
+from specdec_core.algorithm.sampling import SamplingConfig
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_pages import open_page
-from specdec_core.archive import Archive
-from specdec_core.engine import DecodeSettings
+from specdec_core.services.archive import Archive
+from specdec_core.decoding.generate import DecodeSettings
 from ui.loading import cached_run
 
 

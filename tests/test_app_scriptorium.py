@@ -1,7 +1,7 @@
 """The scriptorium: stepping through a real run, and counters that match the trace at its end."""
 from app_pages import open_page
 
-from specdec_core.trace import Trace, summarize
+from specdec_core.algorithm.trace import Trace, summarize
 
 
 def buttons(app):

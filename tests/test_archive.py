@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from specdec_core.archive import (
+from specdec_core.services.archive import (
     ARCHIVE_SCHEMA,
     Archive,
     ArchiveError,
@@ -15,8 +15,8 @@ from specdec_core.archive import (
     RunFilter,
     default_path,
 )
-from specdec_core.engine import DecodeSettings, speculative_generate
-from specdec_core.trace import MAX_TRACE_BYTES, Trace, TraceError, summarize
+from specdec_core.decoding.generate import DecodeSettings, speculative_generate
+from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError, summarize
 
 
 def run(tiny, prompt, scribe="lm", k=3, seed=0) -> str:

@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from specdec_core.archive import Archive
-from specdec_core.engine import DecodeSettings, speculative_generate
+from specdec_core.services.archive import Archive
+from specdec_core.decoding.generate import DecodeSettings, speculative_generate
 from tools.browser import CHROMIUM, EXCEPTION, VIEWPORT, app_server, chromium, open_page, wait_ready
 
 pytestmark = [

@@ -2,7 +2,7 @@
 import pytest
 import torch
 
-from specdec_core.cached_lm import CachedLM, last_logits
+from specdec_core.runtimes.cached_lm import CachedLM, last_logits
 
 SEQUENCE = [1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 4, 5]
 

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from specdec_core.cli import main
+from specdec_core.services.cli import main
 
 
 def run_json(capsys, *argv) -> dict:

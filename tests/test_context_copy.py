@@ -6,11 +6,11 @@ import math
 import pytest
 import torch
 
-from specdec_core.engine import DecodeSettings, plain_generate, speculative_generate
-from specdec_core.sampling import SamplingConfig
+from specdec_core.decoding.generate import DecodeSettings, plain_generate, speculative_generate
+from specdec_core.algorithm.sampling import SamplingConfig
 from specdec_core.scribes import SubsetLMScribe
 from specdec_core.scribes.context_copy import CopyScores, continuations, with_copies
-from specdec_core.shared_embedding_draft import draft_from_master
+from specdec_core.runtimes.shared_embedding_draft import draft_from_master
 from tests.test_shared_embedding_draft import llama_master, llama_pair
 from training.smollm2_distill.copy_scores import GRID, SEEN_OFFSET, alpha_by_scores, best_scores
 from training.smollm2_distill.evaluate import SEEN_STRIDE

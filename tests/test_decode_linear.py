@@ -5,9 +5,9 @@ import torch
 from torch import nn
 from transformers import GPT2Config, GPT2LMHeadModel
 
-from specdec_core import decode_linear
-from specdec_core.decode_linear import MAX_ROWS, DecodeLinear, decode_linears, faster_form, linear_form
-from specdec_core.pairs import load_pair
+from specdec_core.runtimes import decode_linear
+from specdec_core.runtimes.decode_linear import MAX_ROWS, DecodeLinear, decode_linears, faster_form, linear_form
+from specdec_core.pairs.registry import load_pair
 from tests.test_shared_embedding_draft import llama_master
 
 

@@ -3,11 +3,11 @@ draws the same tokens from the same generator state and gives q equal to roundin
 batches and noise take the whole-vocabulary path."""
 import torch
 
-from specdec_core import drafting
-from specdec_core.drafting import draft_token, small_support
-from specdec_core.engine import DecodeSettings
-from specdec_core.rules import rule_named
-from specdec_core.sampling import SamplingConfig
+from specdec_core.algorithm import drafting
+from specdec_core.algorithm.drafting import draft_token, small_support
+from specdec_core.decoding.generate import DecodeSettings
+from specdec_core.algorithm.rules import rule_named
+from specdec_core.algorithm.sampling import SamplingConfig
 
 V = 4096
 

@@ -3,10 +3,10 @@ import dataclasses
 
 import pytest
 
-from specdec_core.engine import DecodeSettings, plain_generate, speculative_generate
-from specdec_core.pairs import PairError
-from specdec_core.sampling import SamplingConfig, SettingsError
-from specdec_core.trace import Trace, TraceError, mean_acceptance, summarize
+from specdec_core.decoding.generate import DecodeSettings, plain_generate, speculative_generate
+from specdec_core.pairs.registry import PairError
+from specdec_core.algorithm.sampling import SamplingConfig, SettingsError
+from specdec_core.algorithm.trace import Trace, TraceError, mean_acceptance, summarize
 
 GREEDY = SamplingConfig(temperature=0.0)
 
@@ -165,8 +165,8 @@ def test_trace_records_p_q_and_the_residual_the_ui_draws(tiny, tiny_prompt):
 
 
 def test_a_scribe_with_another_tokenizer_is_refused(tiny):
-    from specdec_core.char_tokenizer import char_tokenizer
-    from specdec_core.pairs import check_same_vocabulary
+    from specdec_core.pairs.char_tokenizer import char_tokenizer
+    from specdec_core.pairs.registry import check_same_vocabulary
 
     check_same_vocabulary(tiny.tokenizer, char_tokenizer(list("春夏秋冬山水風月花鳥，。")), "same")
     with pytest.raises(PairError, match="different tokenizer"):
@@ -174,7 +174,7 @@ def test_a_scribe_with_another_tokenizer_is_refused(tiny):
 
 
 def test_segments_show_exactly_the_written_tokens(tiny, tiny_prompt):
-    from specdec_core.trace import segments
+    from specdec_core.algorithm.trace import segments
 
     for seed in range(30):
         trace = speculative_generate(tiny.writer(), tiny.scribe("lm"), tiny_prompt, DecodeSettings(k=6, seed=seed, max_new_tokens=40))

@@ -5,8 +5,8 @@ import pytest
 import torch
 from torch import nn
 
-from specdec_core.int8_linear import Int8Linear, use_int8_matrices
-from specdec_core.shared_embedding_draft import int8_rows
+from specdec_core.runtimes.int8_linear import Int8Linear, use_int8_matrices
+from specdec_core.runtimes.shared_embedding_draft import int8_rows
 
 
 def float_twin(weight: torch.Tensor, scale: torch.Tensor, bias=None) -> nn.Linear:

@@ -7,11 +7,11 @@ import pytest
 import torch
 from transformers import LlamaConfig, LlamaForCausalLM
 
-from specdec_core import lean_llama
-from specdec_core.cached_lm import CachedLM
-from specdec_core.decode_linear import decode_linears
-from specdec_core.lean_llama import LeanLlamaLM, cached_lm_for, fits
-from specdec_core.shared_embedding_draft import draft_from_master, load_draft, save_draft
+from specdec_core.runtimes import lean_llama
+from specdec_core.runtimes.cached_lm import CachedLM
+from specdec_core.runtimes.decode_linear import decode_linears
+from specdec_core.runtimes.lean_llama import LeanLlamaLM, cached_lm_for, fits
+from specdec_core.runtimes.shared_embedding_draft import draft_from_master, load_draft, save_draft
 from tests.test_shared_embedding_draft import llama_master
 from training.poetry.evaluate import decode_ms, verify_ms
 

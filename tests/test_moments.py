@@ -1,6 +1,6 @@
 """Moments of a run: the counters a class sees never run ahead of what has been shown."""
-from specdec_core.engine import DecodeSettings, speculative_generate
-from specdec_core.trace import summarize
+from specdec_core.decoding.generate import DecodeSettings, speculative_generate
+from specdec_core.algorithm.trace import summarize
 from ui.moments import moments, progress_at
 
 

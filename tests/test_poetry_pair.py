@@ -3,11 +3,11 @@ import json
 
 import pytest
 
-from specdec_core.engine import DecodeSettings, plain_generate, speculative_generate
-from specdec_core.pairs import PairError, load_pair
-from specdec_core.poetry_pair import POETRY_DIR
-from specdec_core.proof import run_proof
-from specdec_core.sampling import SamplingConfig
+from specdec_core.decoding.generate import DecodeSettings, plain_generate, speculative_generate
+from specdec_core.pairs.registry import PairError, load_pair
+from specdec_core.pairs.poetry import POETRY_DIR
+from specdec_core.decoding.proof import run_proof
+from specdec_core.algorithm.sampling import SamplingConfig
 
 PROMPT = "床前明月光，"
 

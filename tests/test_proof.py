@@ -6,10 +6,10 @@ temperature and top-k so that the rules that mishandle them (raw-q) have somethi
 import numpy as np
 import pytest
 
-from specdec_core.engine import DecodeSettings, speculative_generate
-from specdec_core.proof import exact_distribution, run_proof
-from specdec_core.sampling import SamplingConfig
-from specdec_core.stats import goodness_of_fit
+from specdec_core.decoding.generate import DecodeSettings, speculative_generate
+from specdec_core.decoding.proof import exact_distribution, run_proof
+from specdec_core.algorithm.sampling import SamplingConfig
+from specdec_core.algorithm.stats import goodness_of_fit
 
 SAMPLING = SamplingConfig(temperature=0.8, top_k=8)
 N = 20_000

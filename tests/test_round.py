@@ -4,12 +4,14 @@ import numpy as np
 import pytest
 import torch
 
-from specdec_core import engine, proof, round as round_module
-from specdec_core.cached_lm import CachedLM, SharedPrefix
-from specdec_core.engine import DecodeSettings, speculative_generate
-from specdec_core.round import speculative_round
-from specdec_core.round_models import ManyRowScribe, OneRowScribe, OneRowTarget, SharedPrefixTarget
-from specdec_core.sampling import SamplingConfig
+from specdec_core.decoding import generate as engine
+from specdec_core.decoding import proof
+from specdec_core.algorithm import round as round_module
+from specdec_core.runtimes.cached_lm import CachedLM, SharedPrefix
+from specdec_core.decoding.generate import DecodeSettings, speculative_generate
+from specdec_core.algorithm.round import speculative_round
+from specdec_core.decoding.round_models import ManyRowScribe, OneRowScribe, OneRowTarget, SharedPrefixTarget
+from specdec_core.algorithm.sampling import SamplingConfig
 from ui import iron_rule_data
 
 

@@ -1,7 +1,7 @@
 """The sheet and the scriptorium's figures read the trace faithfully, moment by moment."""
 import pytest
 
-from specdec_core.engine import DecodeSettings, speculative_generate
+from specdec_core.decoding.generate import DecodeSettings, speculative_generate
 from ui.moments import moments
 from ui.render import prompt_tail, display_piece, sheet_html
 from ui.scriptorium_plots import cache_figure, candidate_figure

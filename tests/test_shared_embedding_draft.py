@@ -11,13 +11,13 @@ import torch
 from safetensors.torch import load_file, save_file
 from transformers import LlamaConfig, LlamaForCausalLM
 
-from specdec_core.engine import DecodeSettings, plain_generate, speculative_generate
-from specdec_core.int8_linear import Int8Linear
-from specdec_core.pairs import ModelPair
-from specdec_core.proof import run_proof
-from specdec_core.sampling import SamplingConfig
+from specdec_core.decoding.generate import DecodeSettings, plain_generate, speculative_generate
+from specdec_core.runtimes.int8_linear import Int8Linear
+from specdec_core.pairs.registry import ModelPair
+from specdec_core.decoding.proof import run_proof
+from specdec_core.algorithm.sampling import SamplingConfig
 from specdec_core.scribes import SubsetLMScribe
-from specdec_core.shared_embedding_draft import ROW_SCALE, WEIGHTS, draft_from_master, int8_rows, load_draft, save_draft
+from specdec_core.runtimes.shared_embedding_draft import ROW_SCALE, WEIGHTS, draft_from_master, int8_rows, load_draft, save_draft
 
 SETTINGS = DecodeSettings(k=3, sampling=SamplingConfig(temperature=0.8), seed=1)
 

@@ -6,7 +6,7 @@ head, and the stage must wait for round four's text before loading anything.
 import pytest
 import torch
 
-from specdec_core.shared_embedding_draft import draft_from_master
+from specdec_core.runtimes.shared_embedding_draft import draft_from_master
 from tests.test_shared_embedding_draft import llama_master
 from tests.test_smollm2_distill import fake_shards
 from training.smollm2_distill.deepen import grown

@@ -3,7 +3,7 @@ where the shipped draft's first layers are still round four's, to within their i
 import pytest
 import torch
 
-from specdec_core.shared_embedding_draft import draft_from_master, load_draft, save_draft
+from specdec_core.runtimes.shared_embedding_draft import draft_from_master, load_draft, save_draft
 from tests.test_shared_embedding_draft import llama_master
 from training.smollm2_distill.early_exit import require_same_layers
 

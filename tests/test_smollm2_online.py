@@ -12,9 +12,9 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from specdec_core.sampling import probs_from_logits
-from specdec_core.shared_embedding_draft import draft_from_master
-from specdec_core.smollm_pair import EXAMPLE_PROMPTS
+from specdec_core.algorithm.sampling import probs_from_logits
+from specdec_core.runtimes.shared_embedding_draft import draft_from_master
+from specdec_core.pairs.smollm2 import EXAMPLE_PROMPTS
 from tests.test_shared_embedding_draft import llama_master
 from training.smollm2_distill import copy_scores
 from training.smollm2_distill.calibrate import SETTING

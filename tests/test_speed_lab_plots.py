@@ -4,9 +4,9 @@ from string import Formatter
 
 import pytest
 
-from specdec_core.bench import time_split
-from specdec_core.engine import DecodeSettings, plain_generate, speculative_generate
-from specdec_core.theory import best_k, expected_tokens_per_round, speedup
+from specdec_core.services.bench import time_split
+from specdec_core.decoding.generate import DecodeSettings, plain_generate, speculative_generate
+from specdec_core.algorithm.theory import best_k, expected_tokens_per_round, speedup
 from ui.speed_lab_plots import (
     K_MAX,
     best_label_position,

@@ -1,7 +1,7 @@
 """The goodness-of-fit test: calibrated on exact samples, and strong enough for a 2% TV error."""
 import numpy as np
 
-from specdec_core.stats import goodness_of_fit
+from specdec_core.algorithm.stats import goodness_of_fit
 
 P = np.array([0.3, 0.2, 0.15, 0.1, 0.08, 0.07, 0.05, 0.03, 0.015, 0.005])
 N = 20_000

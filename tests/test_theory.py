@@ -2,7 +2,7 @@
 import pytest
 import torch
 
-from specdec_core.theory import best_k, expected_acceptance, expected_tokens_per_round, speedup
+from specdec_core.algorithm.theory import best_k, expected_acceptance, expected_tokens_per_round, speedup
 
 
 def test_alpha_is_the_overlap_of_p_and_q():

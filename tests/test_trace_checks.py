@@ -3,9 +3,9 @@ import json
 
 import pytest
 
-from specdec_core.archive import Archive
-from specdec_core.engine import DecodeSettings, speculative_generate
-from specdec_core.trace import Trace, TraceError
+from specdec_core.services.archive import Archive
+from specdec_core.decoding.generate import DecodeSettings, speculative_generate
+from specdec_core.algorithm.trace import Trace, TraceError
 from ui.render import sheet_html
 from ui.moments import moments
 

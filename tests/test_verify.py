@@ -3,10 +3,10 @@ import numpy as np
 import pytest
 import torch
 
-from specdec_core.rules import RULES
-from specdec_core.sampling import sample
-from specdec_core.stats import goodness_of_fit
-from specdec_core.verify import residual, verify
+from specdec_core.algorithm.rules import RULES
+from specdec_core.algorithm.sampling import sample
+from specdec_core.algorithm.stats import goodness_of_fit
+from specdec_core.algorithm.verify import residual, verify
 
 
 def gen(seed=0):

@@ -13,9 +13,9 @@ from statistics import fmean
 
 import torch
 
-from specdec_core.engine import DecodeSettings, speculative_generate
-from specdec_core.pairs import load_pair
-from specdec_core.sampling import SamplingConfig
+from specdec_core.decoding.generate import DecodeSettings, speculative_generate
+from specdec_core.pairs.registry import load_pair
+from specdec_core.algorithm.sampling import SamplingConfig
 
 
 def first_acceptance_after(traces) -> dict[str, list[float]]:

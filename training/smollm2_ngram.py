@@ -14,9 +14,9 @@ import time
 
 import torch
 
-from specdec_core.pairs import load_pair
+from specdec_core.pairs.registry import load_pair
 from specdec_core.scribes import NgramModel
-from specdec_core.smollm_pair import EXAMPLE_PROMPTS, NGRAM_FILE
+from specdec_core.pairs.smollm2 import EXAMPLE_PROMPTS, NGRAM_FILE
 from training.smollm2_distill.teacher import left_padded
 
 ORDER = 4

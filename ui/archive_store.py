@@ -1,4 +1,4 @@
-"""The app's one archive (path from SCRIPTORIUM_ARCHIVE, see specdec_core.archive), and replay handoff.
+"""The app's one archive (path from SCRIPTORIUM_ARCHIVE, see specdec_core.services.archive), and replay handoff.
 
 A replay travels in the URL as ``?run=<id>``, so a link to a replayed run can be shared; the archive
 page also leaves the id in ``st.session_state["replay_run"]`` for the moment of the switch.
@@ -11,8 +11,8 @@ from typing import NamedTuple
 
 import streamlit as st
 
-from specdec_core.archive import Archive, ArchiveError, MissingRun, default_path
-from specdec_core.trace import MAX_TRACE_BYTES, Trace, TraceError
+from specdec_core.services.archive import Archive, ArchiveError, MissingRun, default_path
+from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError
 from ui.texts.archive import TEXT
 
 REPLAY_PARAM = "run"

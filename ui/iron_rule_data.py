@@ -13,17 +13,17 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from specdec_core.cached_lm import last_logits
-from specdec_core.drafting import draft_token
-from specdec_core.engine import DecodeSettings
-from specdec_core.rules import RULES
-from specdec_core.sampling import SamplingConfig, probs_from_logits
-from specdec_core.theory import expected_acceptance
-from specdec_core.trace import Trace
-from specdec_core.round import speculative_round
-from specdec_core.round_models import FixedScores
-from specdec_core.stats import total_variation
-from specdec_core.verify import acceptance_probability, residual
+from specdec_core.runtimes.cached_lm import last_logits
+from specdec_core.algorithm.drafting import draft_token
+from specdec_core.decoding.generate import DecodeSettings
+from specdec_core.algorithm.rules import RULES
+from specdec_core.algorithm.sampling import SamplingConfig, probs_from_logits
+from specdec_core.algorithm.theory import expected_acceptance
+from specdec_core.algorithm.trace import Trace
+from specdec_core.algorithm.round import speculative_round
+from specdec_core.decoding.round_models import FixedScores
+from specdec_core.algorithm.stats import total_variation
+from specdec_core.algorithm.verify import acceptance_probability, residual
 from ui.loading import cached_pair, cached_run
 
 TOY = pd.DataFrame({"token": list("月光山水風"), "p": [40.0, 25.0, 15.0, 12.0, 8.0], "q": [15.0, 40.0, 10.0, 10.0, 25.0]})

@@ -13,10 +13,10 @@ from pathlib import Path
 import streamlit as st
 import torch
 
-from specdec_core.any_pair import load_pair_from_folder
-from specdec_core.device import pick_device
-from specdec_core.engine import DecodeSettings, speculative_generate
-from specdec_core.pairs import PAIR_LOADERS, PairError, available_pairs, load_pair
+from specdec_core.pairs.any_models import load_pair_from_folder
+from specdec_core.runtimes.device import pick_device
+from specdec_core.decoding.generate import DecodeSettings, speculative_generate
+from specdec_core.pairs.registry import PAIR_LOADERS, PairError, available_pairs, load_pair
 from ui.archive_store import keep_run
 from ui.run_slots import run_slot
 

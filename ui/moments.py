@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from specdec_core.trace import Round, Trace
+from specdec_core.algorithm.trace import Round, Trace
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from typing import Callable
 import numpy as np
 import plotly.graph_objects as go
 
-from specdec_core.proof import ExactDistribution
+from specdec_core.decoding.proof import ExactDistribution
 from ui.look import INK, LIGHT_INK, VERMILION, on_paper
 from ui.render import chart_piece
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from specdec_core.stats import MIN_EXPECTED
+from specdec_core.algorithm.stats import MIN_EXPECTED
 from ui.proof_plots import histogram_figure, top_cells, tv_history_figure
 from ui.proof_runs import Exact, ProofRun, fit
 from ui.texts.proof import TEXT

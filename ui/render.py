@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 import re
 
-from specdec_core.trace import Round, Trace
+from specdec_core.algorithm.trace import Round, Trace
 from ui.look import INK, LIGHT_INK, PAPER, VERMILION
 from ui.moments import Moment
 

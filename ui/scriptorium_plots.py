@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from specdec_core.trace import Candidate, Round
+from specdec_core.algorithm.trace import Candidate, Round
 from ui.look import INK, LIGHT_INK, VERMILION, on_paper
 from ui.render import chart_piece
 

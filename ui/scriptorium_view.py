@@ -9,7 +9,7 @@ import json
 
 import streamlit as st
 
-from specdec_core.trace import Round, Trace
+from specdec_core.algorithm.trace import Round, Trace
 from ui.i18n import markdown_literal
 from ui.moments import Moment, moments, positions, progress_at
 from ui.render import display_piece, sheet_html

@@ -3,9 +3,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from specdec_core.pairs import PairError
-from specdec_core.rules import EXPLANATIONS, RULES
-from specdec_core.sampling import SettingsError
+from specdec_core.pairs.registry import PairError
+from specdec_core.algorithm.rules import EXPLANATIONS, RULES
+from specdec_core.algorithm.sampling import SettingsError
 from ui import iron_rule_data as data
 from ui import iron_rule_plots as plots
 from ui.persist import remembered

@@ -3,8 +3,8 @@ from dataclasses import replace
 
 import streamlit as st
 
-from specdec_core.pairs import PairError
-from specdec_core.rules import EXPLANATIONS, RULES
+from specdec_core.pairs.registry import PairError
+from specdec_core.algorithm.rules import EXPLANATIONS, RULES
 from ui.i18n import language
 from ui.persist import remembered
 from ui.proof_runs import ProofRun, cached_exact, draw_batch, streams

@@ -4,8 +4,8 @@ from __future__ import annotations
 import torch
 from transformers import PreTrainedModel
 
-from ..cached_lm import last_logits
-from ..lean_llama import cached_lm_for
+from specdec_core.runtimes.cached_lm import last_logits
+from specdec_core.runtimes.lean_llama import cached_lm_for
 
 
 class LMScribe:

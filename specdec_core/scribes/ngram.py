@@ -13,7 +13,7 @@ import torch
 from safetensors import safe_open
 from safetensors.numpy import load_file, save_file
 
-from .base import Stateless
+from specdec_core.scribes.base import Stateless
 
 
 class NgramModel:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import torch
 
-from .base import Stateless
+from specdec_core.scribes.base import Stateless
 
 
 class PromptLookupScribe(Stateless):

@@ -12,8 +12,8 @@ from __future__ import annotations
 import torch
 from transformers import PreTrainedModel
 
-from .context_copy import CopyScores, with_copies
-from .lm import LMScribe
+from specdec_core.scribes.context_copy import CopyScores, with_copies
+from specdec_core.scribes.lm import LMScribe
 
 
 class SubsetLMScribe(LMScribe):

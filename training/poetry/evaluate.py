@@ -20,7 +20,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-from specdec_core.lean_llama import cached_lm_for
+from specdec_core.runtimes.lean_llama import cached_lm_for
 from specdec_core.scribes.ngram import NgramModel
 from training.poetry import data, form
 from training.poetry.sample import sample_after
@@ -105,7 +105,7 @@ def alpha_table(master, scribes: dict, chunks) -> dict:
 
 
 def decode_ms(models: dict, steps: int = 60, prompt_len: int = 16, rounds: int = 5) -> dict:
-    """Median ms of one single-token cached forward, as decoding runs it (specdec_core.lean_llama's
+    """Median ms of one single-token cached forward, as decoding runs it (specdec_core.runtimes.lean_llama's
     forward where it fits); models interleaved round by round."""
     times = {n: [] for n in models}
     prompt = torch.randint(4, 100, (prompt_len,), generator=torch.Generator().manual_seed(0)).tolist()

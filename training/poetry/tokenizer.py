@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from specdec_core.char_tokenizer import char_tokenizer
+from specdec_core.pairs.char_tokenizer import char_tokenizer
 from training.poetry.paths import ASSETS, DATA, TOKENIZER_DIR
 
 PAD, BOS, EOS, UNK = "<pad>", "<s>", "</s>", "<unk>"

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import torch
 
-from specdec_core.pairs import load_pair
-from specdec_core.shared_embedding_draft import draft_from_master
+from specdec_core.pairs.registry import load_pair
+from specdec_core.runtimes.shared_embedding_draft import draft_from_master
 from training.smollm2_distill import onpolicy
 from training.smollm2_distill.train import POLISH_ROUNDS, SEED, finished_draft, fit_on_answers_through
 

@@ -1,7 +1,7 @@
 """Measure the smollm2 ladder on held-out prompts; write assets/models/smollm2/metrics.json.
 
 * alpha: mean over positions of sum_x min(p(x), q(x)) (Leviathan et al. 2023, Sec. 3.1), p and q
-  after the same temperature and top-p (specdec_core.sampling), at the positions of answers the
+  after the same temperature and top-p (specdec_core.algorithm.sampling), at the positions of answers the
   master samples itself at temperature 0.7, top-p 0.95: what a decode visits. Prompts are every
   held-out topic's (440) and the pair's example prompts, none of which the distillation saw. Its
   standard error treats each answer as a cluster (positions within an answer are not independent).
@@ -22,11 +22,11 @@ import math
 
 import torch
 
-from specdec_core.pairs import load_pair
-from specdec_core.sampling import SamplingConfig, probs_from_logits
+from specdec_core.pairs.registry import load_pair
+from specdec_core.algorithm.sampling import SamplingConfig, probs_from_logits
 from specdec_core.scribes import LMScribe
-from specdec_core.smollm_pair import ASSETS_DIR, DISTILLED_RUNGS, EXAMPLE_PROMPTS
-from specdec_core.theory import expected_acceptance
+from specdec_core.pairs.smollm2 import ASSETS_DIR, DISTILLED_RUNGS, EXAMPLE_PROMPTS
+from specdec_core.algorithm.theory import expected_acceptance
 from training.poetry.evaluate import decode_ms, verify_ms
 from training.smollm2_distill.prompts import held_out_prompts, training_prompts
 from training.smollm2_distill.teacher import answer_batch

@@ -25,13 +25,13 @@ import time
 
 import torch
 
-from specdec_core.device import Clock
-from specdec_core.pairs import load_pair
-from specdec_core.sampling import probs_from_logits
-from specdec_core.shared_embedding_draft import load_draft, save_draft
+from specdec_core.runtimes.device import Clock
+from specdec_core.pairs.registry import load_pair
+from specdec_core.algorithm.sampling import probs_from_logits
+from specdec_core.runtimes.shared_embedding_draft import load_draft, save_draft
 from specdec_core.scribes.subset_lm import over_vocab
-from specdec_core.smollm_pair import DISTILLED_DIR, EARLY_EXIT_DIR, EXAMPLE_PROMPTS
-from specdec_core.theory import expected_acceptance
+from specdec_core.pairs.smollm2 import DISTILLED_DIR, EARLY_EXIT_DIR, EXAMPLE_PROMPTS
+from specdec_core.algorithm.theory import expected_acceptance
 from training.smollm2_distill import copy_scores
 from training.smollm2_distill.calibrate import SETTING
 from training.smollm2_distill.evaluate import SEEN_STRIDE

@@ -11,7 +11,7 @@ import time
 
 import torch
 
-from specdec_core.pairs import load_pair
+from specdec_core.pairs.registry import load_pair
 from training.smollm2_distill.paths import TEACHER
 from training.smollm2_distill.prompts import extra_training_prompts, training_prompts
 

@@ -15,9 +15,9 @@ from typing import NamedTuple
 
 import torch
 
-from specdec_core.pairs import load_pair
-from specdec_core.shared_embedding_draft import draft_from_master, save_draft
-from specdec_core.smollm_pair import DISTILLED_DIR
+from specdec_core.pairs.registry import load_pair
+from specdec_core.runtimes.shared_embedding_draft import draft_from_master, save_draft
+from specdec_core.pairs.smollm2 import DISTILLED_DIR
 from training.smollm2_distill.paths import CKPT
 from training.smollm2_distill import onpolicy
 from training.smollm2_distill.teacher import load_shards

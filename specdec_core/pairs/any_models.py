@@ -16,8 +16,8 @@ from pathlib import Path
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
-from .device import place
-from .scribes import LMScribe, PromptLookupScribe
+from specdec_core.runtimes.device import place
+from specdec_core.scribes import LMScribe, PromptLookupScribe
 
 HUB_TIME_LIMIT_S = 10.0
 HUB_FILES = ["*.json", "*.safetensors", "*.txt", "*.model", "*.jinja"]  # config, weights, tokenizer; no pickles
@@ -34,7 +34,7 @@ EXAMPLE_PROMPTS = [
 
 def load_any_pair(target_spec: str, draft_spec: str, device: torch.device):
     """The pair TARGET,DRAFT: the draft becomes an LMScribe, with prompt lookup as the poorer rung."""
-    from .pairs import PairError
+    from specdec_core.pairs.registry import PairError
 
     if not target_spec or not draft_spec:
         raise PairError("a model pair is written TARGET,DRAFT: two local directories or hub ids")
@@ -43,7 +43,7 @@ def load_any_pair(target_spec: str, draft_spec: str, device: torch.device):
 
 def load_pair_from_folder(folder: Path, target_name: str, draft_name: str, device: torch.device):
     """The pair of two models stored as subfolders of `folder`, named by their folder names only."""
-    from .pairs import PairError
+    from specdec_core.pairs.registry import PairError
 
     if not target_name or not draft_name:
         raise PairError("a model pair is written TARGET,DRAFT: two folder names in the server's model folder")
@@ -52,7 +52,7 @@ def load_pair_from_folder(folder: Path, target_name: str, draft_name: str, devic
 
 def model_in(folder: Path, name: str) -> Path:
     """folder/name, or a PairError; the name is checked before anything on disk is looked at."""
-    from .pairs import PairError
+    from specdec_core.pairs.registry import PairError
 
     if not FOLDER_NAME.match(name):
         raise PairError(f"{name!r} is not a folder name (letters, digits, '.', '_' and '-'; no path)")
@@ -63,7 +63,7 @@ def model_in(folder: Path, name: str) -> Path:
 
 
 def _pair_from(target_spec: str, draft_spec: str, target_dir: Path, draft_dir: Path, device: torch.device):
-    from .pairs import ModelPair, check_same_vocabulary
+    from specdec_core.pairs.registry import ModelPair, check_same_vocabulary
 
     tokenizer = _load_tokenizer(target_dir, target_spec)
     check_same_vocabulary(tokenizer, _load_tokenizer(draft_dir, draft_spec), draft_spec)
@@ -79,7 +79,7 @@ def _pair_from(target_spec: str, draft_spec: str, target_dir: Path, draft_dir: P
 
 def resolve_model(spec: str) -> Path:
     """A local directory holding the model, or a PairError that names every place that was tried."""
-    from .pairs import PairError
+    from specdec_core.pairs.registry import PairError
 
     local = Path(spec).expanduser()
     if local.is_dir():
@@ -133,7 +133,7 @@ def _from_hub_within(repo_id: str, seconds: float) -> tuple[Path | None, str]:
 
 
 def _load_tokenizer(directory: Path, spec: str):
-    from .pairs import PairError
+    from specdec_core.pairs.registry import PairError
 
     try:
         return AutoTokenizer.from_pretrained(directory, trust_remote_code=False)
@@ -142,7 +142,7 @@ def _load_tokenizer(directory: Path, spec: str):
 
 
 def _load_model(directory: Path, spec: str, device: torch.device):
-    from .pairs import PairError
+    from specdec_core.pairs.registry import PairError
 
     try:
         model = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32, use_safetensors=True, trust_remote_code=False)

@@ -26,7 +26,7 @@ from datetime import date, datetime, time, timedelta, timezone
 from pathlib import Path
 from typing import Iterator, Literal, NamedTuple
 
-from .trace import MAX_TRACE_BYTES, Trace, TraceError, summarize
+from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError, summarize
 
 ENV_VAR = "SCRIPTORIUM_ARCHIVE"
 ARCHIVE_SCHEMA = 1

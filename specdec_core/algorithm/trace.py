@@ -5,7 +5,7 @@ import json
 from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 
-from .trace_checks import problems
+from specdec_core.algorithm.trace_checks import problems
 
 SCHEMA_VERSION = 1
 MAX_TRACE_BYTES = 20_000_000

@@ -7,10 +7,10 @@ from pathlib import Path
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
-from .device import place
-from .scribes import LMScribe, NgramModel, NgramScribe
+from specdec_core.runtimes.device import place
+from specdec_core.scribes import LMScribe, NgramModel, NgramScribe
 
-POETRY_DIR = Path(__file__).resolve().parent.parent / "assets" / "models" / "poetry"
+POETRY_DIR = Path(__file__).resolve().parents[2] / "assets" / "models" / "poetry"
 # The draft-quality ladder, poorest first by measured alpha at temperature 1.0: sum_x min(p, q)
 # on the master's own samples, metrics.json "alpha_master_samples" (0.18, 0.34, 0.37, 0.43, 0.54,
 # 0.77; model card assets/models/README.md). Measured, not assumed: the order of the unigram and
@@ -26,7 +26,7 @@ def poetry_assets_present() -> bool:
 
 
 def load_poetry_pair(device: torch.device):
-    from .pairs import ModelPair, PairError, check_same_vocabulary
+    from specdec_core.pairs.registry import ModelPair, PairError, check_same_vocabulary
 
     if not poetry_assets_present():
         raise PairError(f"the poetry pair's weights are not in {POETRY_DIR}; train them with `python -m training.poetry all`")

@@ -8,9 +8,9 @@ from typing import Callable
 import torch
 from transformers import PreTrainedModel
 
-from .device import pick_device
-from .engine import Writer
-from .scribes.base import Scribe
+from specdec_core.runtimes.device import pick_device
+from specdec_core.decoding.generate import Writer
+from specdec_core.scribes.base import Scribe
 
 
 class PairError(ValueError):
@@ -100,20 +100,20 @@ def check_same_vocabulary(target_tokenizer, draft_tokenizer, draft_name: str) ->
 
 
 def _tiny(device: torch.device) -> ModelPair:
-    from .tiny_pair import tiny_models, tiny_scribes
+    from specdec_core.pairs.tiny import tiny_models, tiny_scribes
 
     tokenizer, target, draft = tiny_models(device)
     return ModelPair("tiny", target, tokenizer, tiny_scribes(tokenizer, draft), "lm", ["春山", "秋水"])
 
 
 def _poetry(device: torch.device) -> ModelPair:
-    from .poetry_pair import load_poetry_pair
+    from specdec_core.pairs.poetry import load_poetry_pair
 
     return load_poetry_pair(device)
 
 
 def _smollm2(device: torch.device) -> ModelPair:
-    from .smollm_pair import load_smollm2_pair
+    from specdec_core.pairs.smollm2 import load_smollm2_pair
 
     return load_smollm2_pair(device)
 
@@ -123,8 +123,8 @@ PAIR_LOADERS: dict[str, Callable[[torch.device], ModelPair]] = {"tiny": _tiny, "
 
 def available_pairs() -> list[str]:
     """Registered pairs whose files are present, the default first."""
-    from .poetry_pair import poetry_assets_present
-    from .smollm_pair import smollm2_present
+    from specdec_core.pairs.poetry import poetry_assets_present
+    from specdec_core.pairs.smollm2 import smollm2_present
 
     present = {"poetry": poetry_assets_present(), "smollm2": smollm2_present(), "tiny": True}
     return [name for name in ("poetry", "smollm2", "tiny") if present[name]]
@@ -133,7 +133,7 @@ def available_pairs() -> list[str]:
 def load_pair(name: str, device: str = "auto") -> ModelPair:
     """A registered pair by name, or any two models as "TARGET,DRAFT" (local directories or hub ids)."""
     if "," in name:
-        from .any_pair import load_any_pair
+        from specdec_core.pairs.any_models import load_any_pair
 
         target, draft = (part.strip() for part in name.split(",", 1))
         return load_any_pair(target, draft, pick_device(device))

@@ -9,11 +9,11 @@ from typing import Callable
 
 from transformers.utils import logging as hf_logging
 
-from .engine import MAX_K, MAX_SEED, DecodeSettings, plain_generate, speculative_generate
-from .pairs import PAIR_LOADERS, PairError, available_pairs, load_pair
-from .rules import RULES
-from .sampling import SamplingConfig, SettingsError
-from .trace import Trace, segments, summarize
+from specdec_core.decoding.generate import MAX_K, MAX_SEED, DecodeSettings, plain_generate, speculative_generate
+from specdec_core.pairs.registry import PAIR_LOADERS, PairError, available_pairs, load_pair
+from specdec_core.algorithm.rules import RULES
+from specdec_core.algorithm.sampling import SamplingConfig, SettingsError
+from specdec_core.algorithm.trace import Trace, segments, summarize
 
 # ANSI colours for the terminal trace: the parable's seal, red brush and bonus
 MAX_NEW_TOKENS, MAX_SAMPLES = 100_000, 10_000_000  # beyond any pair's context, beyond a day's sampling
@@ -139,7 +139,7 @@ def colour_trace(trace: Trace) -> str:
 
 
 def _proof(args) -> int:
-    from .proof import run_proof
+    from specdec_core.decoding.proof import run_proof
 
     pair = load_pair(args.pair, args.device)
     settings = _settings(args, rule=args.rule)
@@ -158,7 +158,7 @@ def _proof(args) -> int:
 
 
 def _bench(args) -> int:
-    from .bench import prompts_from_file, run_bench
+    from specdec_core.services.bench import prompts_from_file, run_bench
 
     prompts = prompts_from_file(args.prompts) if args.prompts else None  # a broken file fails before the models load
     pair = load_pair(args.pair, args.device)

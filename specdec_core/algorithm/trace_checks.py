@@ -100,4 +100,4 @@ def _plain_settings(settings: dict, depth: int = 0) -> bool:
 
 
 def _type_name(hint) -> str:
-    return getattr(hint, "__name__", None) or str(hint).replace("specdec_core.trace.", "")
+    return getattr(hint, "__name__", None) or str(hint).replace("specdec_core.algorithm.trace.", "")

@@ -23,9 +23,9 @@ import torch.nn.functional as F
 from torch import nn
 from transformers import LlamaForCausalLM, PreTrainedModel
 
-from .cached_lm import CachedLM
-from .decode_linear import DecodeLinear
-from .int8_linear import Int8Linear
+from specdec_core.runtimes.cached_lm import CachedLM
+from specdec_core.runtimes.decode_linear import DecodeLinear
+from specdec_core.runtimes.int8_linear import Int8Linear
 
 FIRST_CAPACITY = 256   # positions the cache holds before it first doubles
 PLAIN_LINEARS = (nn.Linear, DecodeLinear)

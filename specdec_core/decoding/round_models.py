@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import torch
 
-from .cached_lm import CachedLM, SharedPrefix
-from .lean_llama import LeanLlamaLM
-from .scribes.base import Scribe
+from specdec_core.runtimes.cached_lm import CachedLM, SharedPrefix
+from specdec_core.runtimes.lean_llama import LeanLlamaLM
+from specdec_core.scribes.base import Scribe
 
 
 class OneRowTarget:

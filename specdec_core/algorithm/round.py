@@ -11,10 +11,10 @@ from typing import Protocol
 
 import torch
 
-from .drafting import draft_token
-from .rules import Rule, rule_named
-from .sampling import probs_from_logits
-from .verify import Verdict, verify
+from specdec_core.algorithm.drafting import draft_token
+from specdec_core.algorithm.rules import Rule, rule_named
+from specdec_core.algorithm.sampling import probs_from_logits
+from specdec_core.algorithm.verify import Verdict, verify
 
 
 class Verifier(Protocol):

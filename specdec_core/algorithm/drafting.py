@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import torch
 
-from .rules import Rule
-from .sampling import mix_with_uniform, probs_from_logits, sample
+from specdec_core.algorithm.rules import Rule
+from specdec_core.algorithm.sampling import mix_with_uniform, probs_from_logits, sample
 
 SMALL_SUPPORT = 0.5   # the share of the vocabulary under which q is computed on the allowed tokens alone
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import torch
 from transformers.utils import logging as hf_logging
 
-from .engine import DecodeSettings, plain_generate, speculative_generate
-from .pairs import ModelPair, PairError
-from .scribes import LMScribe
-from .theory import speedup
-from .trace import Trace, mean_acceptance
+from specdec_core.decoding.generate import DecodeSettings, plain_generate, speculative_generate
+from specdec_core.pairs.registry import ModelPair, PairError
+from specdec_core.scribes import LMScribe
+from specdec_core.algorithm.theory import speedup
+from specdec_core.algorithm.trace import Trace, mean_acceptance
 
 
 def run_bench(pair: ModelPair, scribe_name: str | None, settings: DecodeSettings, prompts: list[str] | None = None, repeats: int = 3, vs_hf: bool = False) -> dict:

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import torch
 
-from .rules import RULES, Rule
-from .sampling import sample
+from specdec_core.algorithm.rules import RULES, Rule
+from specdec_core.algorithm.sampling import sample
 
 
 @dataclass

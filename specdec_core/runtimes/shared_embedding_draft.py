@@ -25,8 +25,8 @@ from safetensors.torch import load_file, save_file
 from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedModel
 from transformers.initialization import no_init_weights
 
-from .device import place
-from .int8_linear import use_int8_matrices
+from specdec_core.runtimes.device import place
+from specdec_core.runtimes.int8_linear import use_int8_matrices
 
 WEIGHTS = "model.safetensors"
 CONFIG = "config.json"

@@ -11,15 +11,15 @@ from typing import Callable
 
 import torch
 
-from .cached_lm import CachedLM
-from .device import Clock
-from .lean_llama import LeanLlamaLM, cached_lm_for
-from .round import RoundResult, speculative_round
-from .round_models import OneRowScribe, OneRowTarget
-from .rules import rule_named
-from .sampling import SamplingConfig, SettingsError
-from .scribes.base import Scribe
-from .trace import Candidate, DraftStep, Round, Trace
+from specdec_core.runtimes.cached_lm import CachedLM
+from specdec_core.runtimes.device import Clock
+from specdec_core.runtimes.lean_llama import LeanLlamaLM, cached_lm_for
+from specdec_core.algorithm.round import RoundResult, speculative_round
+from specdec_core.decoding.round_models import OneRowScribe, OneRowTarget
+from specdec_core.algorithm.rules import rule_named
+from specdec_core.algorithm.sampling import SamplingConfig, SettingsError
+from specdec_core.scribes.base import Scribe
+from specdec_core.algorithm.trace import Candidate, DraftStep, Round, Trace
 
 MAX_K = 32
 MAX_SEED = 2**63 - 1  # what torch.Generator.manual_seed takes

@@ -1,0 +1,1 @@
+"""Named model pairs: a target, its tokenizer and a ladder of drafts."""

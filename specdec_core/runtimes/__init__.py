@@ -1,0 +1,1 @@
+"""Model runtimes: cached forwards, lean kernels, where models run."""
