@@ -3,11 +3,12 @@ import time
 
 import pytest
 
+from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.pairs import any_models as any_pair
 from specdec_core.pairs.char_tokenizer import char_tokenizer
-from specdec_core.decoding.generate import DecodeSettings, plain_generate, speculative_generate
-from specdec_core.pairs.registry import PairError, load_pair
-from specdec_core.algorithm.sampling import SamplingConfig
+from specdec_core.pairs.pair import PairError
+from specdec_core.pairs.registry import load_pair
+from specdec_core.settings import DecodeSettings, SamplingConfig
 
 
 @pytest.fixture(scope="module")
@@ -25,8 +26,8 @@ def test_two_local_directories_load_and_generate(saved_tiny, tiny):
     assert list(pair.scribes) == ["prompt-lookup", "draft"] and pair.default_scribe == "draft"
     prompt = pair.encode_prompt("春山", 12)
     settings = DecodeSettings(k=3, sampling=SamplingConfig(temperature=0), max_new_tokens=12, stop_at_eos=False)
-    expected = plain_generate(tiny.writer(), tiny.encode_prompt("春山", 12), settings).tokens  # the original target
-    assert speculative_generate(pair.writer(), pair.scribe(), prompt, settings).tokens == expected
+    expected = plain_generate(tiny.as_target(), tiny.encode_prompt("春山", 12), settings).tokens  # the original target
+    assert speculative_generate(pair.as_target(), pair.scribe(), prompt, settings).tokens == expected
 
 
 def test_a_draft_with_another_tokenizer_is_refused(saved_tiny, tiny, tmp_path):

@@ -1,6 +1,5 @@
 """The frame: every page renders in both languages, settings come from the URL, bad prompts are refused."""
 import pytest
-
 from app_pages import open_page, set_setting
 
 PAGES = ["parable", "scriptorium", "iron_rule", "proof", "speed_lab", "archive"]

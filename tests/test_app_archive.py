@@ -2,11 +2,11 @@
 import json
 
 import pytest
+from app_pages import open_page
 from streamlit.testing.v1 import AppTest
 
-from app_pages import open_page
 from specdec_core.services.archive import Archive
-from specdec_core.decoding.generate import DecodeSettings
+from specdec_core.settings import DecodeSettings
 from ui.loading import cached_run
 
 

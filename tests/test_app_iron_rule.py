@@ -1,6 +1,5 @@
 """The iron rule page in AppTest: both languages, the toy table (edits and refusals), the Monte Carlo, real mode."""
 import pytest
-
 from app_pages import open_page
 
 EDITS = "iron_toy"  # the toy table's key: AppTest seeds an editor's edits through session state

@@ -1,6 +1,5 @@
 """The proof page: exact sampling passes the test, a broken rule is flagged by the statistic."""
 import pytest
-
 from app_pages import open_page
 
 

@@ -5,8 +5,8 @@ Timings decide nothing here (a shared, noisy machine): the tests check what is s
 import json
 
 import pytest
-
 from app_pages import open_page, set_setting
+
 from ui.texts.speed_lab import TEXT
 
 SMALL = dict(pair="tiny", max_new="8")  # the sidebar's fewest tokens: each measurement takes about a second

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError, summarize
+from specdec_core.decoding.generate import speculative_generate
 from specdec_core.services.archive import (
     ARCHIVE_SCHEMA,
     Archive,
@@ -15,13 +17,12 @@ from specdec_core.services.archive import (
     RunFilter,
     default_path,
 )
-from specdec_core.decoding.generate import DecodeSettings, speculative_generate
-from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError, summarize
+from specdec_core.settings import DecodeSettings
 
 
 def run(tiny, prompt, scribe="lm", k=3, seed=0) -> str:
     settings = DecodeSettings(k=k, seed=seed, max_new_tokens=12)
-    return speculative_generate(tiny.writer(), tiny.scribe(scribe), prompt, settings).to_json()
+    return speculative_generate(tiny.as_target(), tiny.scribe(scribe), prompt, settings).to_json()
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,9 @@ import json
 
 import pytest
 
+from specdec_core.decoding.generate import speculative_generate
 from specdec_core.services.archive import Archive
-from specdec_core.decoding.generate import DecodeSettings, speculative_generate
+from specdec_core.settings import DecodeSettings
 from tools.browser import CHROMIUM, EXCEPTION, VIEWPORT, app_server, chromium, open_page, wait_ready
 
 pytestmark = [
@@ -32,7 +33,7 @@ MARKUP = [
 
 
 def hostile_trace(tiny, tiny_prompt) -> dict:
-    trace = speculative_generate(tiny.writer(), tiny.scribe(), tiny_prompt, DecodeSettings(k=3, seed=31, max_new_tokens=12))
+    trace = speculative_generate(tiny.as_target(), tiny.scribe(), tiny_prompt, DecodeSettings(k=3, seed=31, max_new_tokens=12))
     data = json.loads(trace.to_json())
     data.update(pair=MARKUP[1], scribe=MARKUP[0], prompt_text=" ".join(MARKUP), text=" ".join(reversed(MARKUP)))
     data["extra"]["prompt_pieces"] = MARKUP

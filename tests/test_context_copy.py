@@ -6,16 +6,22 @@ import math
 import pytest
 import torch
 
-from specdec_core.decoding.generate import DecodeSettings, plain_generate, speculative_generate
-from specdec_core.algorithm.sampling import SamplingConfig
+from specdec_core.decoding.generate import plain_generate, speculative_generate
+from specdec_core.runtimes.shared_embedding_draft import draft_from_master
 from specdec_core.scribes import SubsetLMScribe
 from specdec_core.scribes.context_copy import CopyScores, continuations, with_copies
-from specdec_core.runtimes.shared_embedding_draft import draft_from_master
+from specdec_core.settings import DecodeSettings, SamplingConfig
 from tests.test_shared_embedding_draft import llama_master, llama_pair
 from training.smollm2_distill.copy_scores import GRID, SEEN_OFFSET, alpha_by_scores, best_scores
 from training.smollm2_distill.evaluate import SEEN_STRIDE
-from training.smollm2_distill.prompts import (EXTRA_TOPICS, TEMPLATES, UNSEEN_TOPICS, split_topics, training_prompts,
-                                              unseen_topic_prompts)
+from training.smollm2_distill.prompts import (
+    EXTRA_TOPICS,
+    TEMPLATES,
+    UNSEEN_TOPICS,
+    split_topics,
+    training_prompts,
+    unseen_topic_prompts,
+)
 
 SCORES = CopyScores(off_head_short=-2.0, off_head_long=3.0, in_head_long=1.5, in_head_longer=2.5)
 
@@ -134,8 +140,8 @@ def test_greedy_decoding_with_copies_equals_the_masters(master, tiny, scribe):
     pair = llama_pair(master, tiny)
     prompt = [1, 4, 6, 8, 4, 6, 8, 4]
     settings = DecodeSettings(k=3, sampling=SamplingConfig(0.0), max_new_tokens=24, stop_at_eos=False)
-    plain = plain_generate(pair.writer(), prompt, settings)
-    fast = speculative_generate(pair.writer(), scribe, prompt, settings)
+    plain = plain_generate(pair.as_target(), prompt, settings)
+    fast = speculative_generate(pair.as_target(), scribe, prompt, settings)
     assert fast.tokens == plain.tokens
     assert any(r.n_accepted for r in fast.rounds)
 

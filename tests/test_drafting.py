@@ -5,9 +5,8 @@ import torch
 
 from specdec_core.algorithm import drafting
 from specdec_core.algorithm.drafting import draft_token, small_support
-from specdec_core.decoding.generate import DecodeSettings
 from specdec_core.algorithm.rules import rule_named
-from specdec_core.algorithm.sampling import SamplingConfig
+from specdec_core.settings import DecodeSettings, SamplingConfig
 
 V = 4096
 

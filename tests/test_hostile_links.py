@@ -6,7 +6,6 @@ import sys
 from contextlib import contextmanager
 
 import pytest
-
 from app_pages import open_page
 
 IO_EVENTS = ("open", "os.", "shutil.", "glob.", "socket.", "http.", "urllib.")  # audit events that touch disk or network

@@ -3,11 +3,12 @@ import json
 
 import pytest
 
-from specdec_core.decoding.generate import DecodeSettings, plain_generate, speculative_generate
-from specdec_core.pairs.registry import PairError, load_pair
-from specdec_core.pairs.poetry import POETRY_DIR
+from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.decoding.proof import run_proof
-from specdec_core.algorithm.sampling import SamplingConfig
+from specdec_core.pairs.pair import PairError
+from specdec_core.pairs.poetry import POETRY_DIR
+from specdec_core.pairs.registry import load_pair
+from specdec_core.settings import DecodeSettings, SamplingConfig
 
 PROMPT = "床前明月光，"
 
@@ -55,8 +56,8 @@ def test_unknown_characters_cut_the_mismatched_scribes_text():
 def test_greedy_speculative_equals_the_masters_greedy(poetry, scribe):
     settings = DecodeSettings(k=4, sampling=SamplingConfig(temperature=0), max_new_tokens=48, stop_at_eos=False)
     ids = poetry.encode_prompt(PROMPT)
-    plain = plain_generate(poetry.writer(), ids, settings)
-    assert speculative_generate(poetry.writer(), poetry.scribe(scribe), ids, settings).tokens == plain.tokens
+    plain = plain_generate(poetry.as_target(), ids, settings)
+    assert speculative_generate(poetry.as_target(), poetry.scribe(scribe), ids, settings).tokens == plain.tokens
 
 
 def test_characters_outside_the_vocabulary_are_named(poetry):

@@ -6,10 +6,10 @@ temperature and top-k so that the rules that mishandle them (raw-q) have somethi
 import numpy as np
 import pytest
 
-from specdec_core.decoding.generate import DecodeSettings, speculative_generate
-from specdec_core.decoding.proof import exact_distribution, run_proof
-from specdec_core.algorithm.sampling import SamplingConfig
 from specdec_core.algorithm.stats import goodness_of_fit
+from specdec_core.decoding.generate import speculative_generate
+from specdec_core.decoding.proof import exact_distribution, run_proof
+from specdec_core.settings import DecodeSettings, SamplingConfig
 
 SAMPLING = SamplingConfig(temperature=0.8, top_k=8)
 N = 20_000
@@ -53,7 +53,7 @@ def test_the_cached_sequential_engine_passes_the_same_test(tiny, tiny_prompt):
     """The batched sampler is a second implementation; the real loop must agree with p as well."""
     n = 1500
     firsts = [
-        speculative_generate(tiny.writer(), tiny.scribe("lm"), tiny_prompt, DecodeSettings(k=3, seed=s, sampling=SAMPLING, max_new_tokens=1)).tokens[0]
+        speculative_generate(tiny.as_target(), tiny.scribe("lm"), tiny_prompt, DecodeSettings(k=3, seed=s, sampling=SAMPLING, max_new_tokens=1)).tokens[0]
         for s in range(n)
     ]
     exact = exact_distribution(tiny.target, tiny_prompt, 1, SAMPLING, n)

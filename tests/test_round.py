@@ -4,14 +4,14 @@ import numpy as np
 import pytest
 import torch
 
+from specdec_core.algorithm import round as round_module
+from specdec_core.algorithm.round import speculative_round
 from specdec_core.decoding import generate as engine
 from specdec_core.decoding import proof
-from specdec_core.algorithm import round as round_module
-from specdec_core.runtimes.cached_lm import CachedLM, SharedPrefix
-from specdec_core.decoding.generate import DecodeSettings, speculative_generate
-from specdec_core.algorithm.round import speculative_round
+from specdec_core.decoding.generate import speculative_generate
 from specdec_core.decoding.round_models import ManyRowScribe, OneRowScribe, OneRowTarget, SharedPrefixTarget
-from specdec_core.algorithm.sampling import SamplingConfig
+from specdec_core.runtimes.cached_lm import CachedLM, SharedPrefix
+from specdec_core.settings import DecodeSettings, SamplingConfig
 from ui import iron_rule_data
 
 
@@ -60,7 +60,7 @@ def test_the_sheet_the_proof_and_the_iron_rule_all_run_the_one_round(tiny, tiny_
 
     for module in (engine, proof, iron_rule_data):
         monkeypatch.setattr(module, "speculative_round", spy)
-    speculative_generate(tiny.writer(), tiny.scribe(), tiny_prompt, DecodeSettings(max_new_tokens=6))
+    speculative_generate(tiny.as_target(), tiny.scribe(), tiny_prompt, DecodeSettings(max_new_tokens=6))
     sheet = len(callers)
     proof.sample_continuations(tiny.target, tiny.scribe(), tiny_prompt, 300, 2, DecodeSettings(k=2))
     in_proof = len(callers) - sheet

@@ -2,7 +2,7 @@
 import threading
 import time
 
-from specdec_core.decoding.generate import DecodeSettings
+from specdec_core.settings import DecodeSettings
 from ui import loading, run_slots
 
 

@@ -2,8 +2,9 @@
 import pytest
 import torch
 
-from specdec_core.algorithm.sampling import SamplingConfig, SettingsError, mix_with_uniform, probs_from_logits, sample
+from specdec_core.algorithm.sampling import mix_with_uniform, probs_from_logits, sample
 from specdec_core.algorithm.stats import goodness_of_fit
+from specdec_core.settings import SamplingConfig, SettingsError
 
 LOGITS = torch.log(torch.tensor([0.5, 0.25, 0.15, 0.1]))
 

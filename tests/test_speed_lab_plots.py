@@ -4,9 +4,10 @@ from string import Formatter
 
 import pytest
 
-from specdec_core.services.bench import time_split
-from specdec_core.decoding.generate import DecodeSettings, plain_generate, speculative_generate
 from specdec_core.algorithm.theory import best_k, expected_tokens_per_round, speedup
+from specdec_core.decoding.generate import plain_generate, speculative_generate
+from specdec_core.services.bench import time_split
+from specdec_core.settings import DecodeSettings
 from ui.speed_lab_plots import (
     K_MAX,
     best_label_position,
@@ -79,8 +80,8 @@ def test_speedup_figure_without_earlier_points_has_no_earlier_trace():
 
 def test_time_split_adds_up_to_the_wall_time(tiny, tiny_prompt):
     settings = DecodeSettings(k=3, max_new_tokens=12, stop_at_eos=False)
-    spec = [speculative_generate(tiny.writer(), tiny.scribe("lm"), tiny_prompt, settings)]
-    plain = [plain_generate(tiny.writer(), tiny_prompt, settings)]
+    spec = [speculative_generate(tiny.as_target(), tiny.scribe("lm"), tiny_prompt, settings)]
+    plain = [plain_generate(tiny.as_target(), tiny_prompt, settings)]
     for traces in (spec, plain):
         split = time_split(traces)
         assert split["tokens"] == 12

@@ -3,16 +3,17 @@ import json
 
 import pytest
 
-from specdec_core.services.archive import Archive
-from specdec_core.decoding.generate import DecodeSettings, speculative_generate
 from specdec_core.algorithm.trace import Trace, TraceError
-from ui.render import sheet_html
+from specdec_core.decoding.generate import speculative_generate
+from specdec_core.services.archive import Archive
+from specdec_core.settings import DecodeSettings
 from ui.moments import moments
+from ui.render import sheet_html
 
 
 @pytest.fixture(scope="module")
 def good(tiny, tiny_prompt) -> dict:
-    trace = speculative_generate(tiny.writer(), tiny.scribe(), tiny_prompt, DecodeSettings(k=3, seed=5, max_new_tokens=12))
+    trace = speculative_generate(tiny.as_target(), tiny.scribe(), tiny_prompt, DecodeSettings(k=3, seed=5, max_new_tokens=12))
     return json.loads(trace.to_json())
 
 

@@ -13,9 +13,9 @@ from statistics import fmean
 
 import torch
 
-from specdec_core.decoding.generate import DecodeSettings, speculative_generate
+from specdec_core.decoding.generate import speculative_generate
 from specdec_core.pairs.registry import load_pair
-from specdec_core.algorithm.sampling import SamplingConfig
+from specdec_core.settings import DecodeSettings, SamplingConfig
 
 
 def first_acceptance_after(traces) -> dict[str, list[float]]:
@@ -44,7 +44,7 @@ def main() -> None:
     print("| k | after a bonus token | after a corrected token |\n|---|---|---|")
     for k in (int(k) for k in args.k.split(",")):
         settings = [DecodeSettings(k=k, max_new_tokens=args.tokens, sampling=sampling, seed=seed) for seed in range(args.seeds)]
-        traces = [speculative_generate(pair.writer(), pair.scribe(args.scribe), pair.encode_prompt(text, args.tokens), s)
+        traces = [speculative_generate(pair.as_target(), pair.scribe(args.scribe), pair.encode_prompt(text, args.tokens), s)
                   for s in settings for text in pair.example_prompts]
         after = first_acceptance_after(traces)
         cell = {kind: f"{fmean(v):.2f} ({len(v)} rounds)" if v else "—" for kind, v in after.items()}

@@ -14,9 +14,9 @@ import time
 
 import torch
 
-from specdec_core.runtimes.cached_lm import CachedLM
 from specdec_core.pairs.registry import load_pair
 from specdec_core.pairs.smollm2 import DISTILLED_RUNGS, smollm2_scribes
+from specdec_core.runtimes.cached_lm import CachedLM
 from training.smollm2_distill.evaluate import SEED, overlaps
 from training.smollm2_distill.prompts import held_out_prompts
 

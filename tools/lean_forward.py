@@ -14,10 +14,10 @@ import time
 
 import torch
 
-from specdec_core.runtimes.cached_lm import CachedLM
-from specdec_core.runtimes.lean_llama import LeanLlamaLM
 from specdec_core.pairs.registry import load_pair
 from specdec_core.pairs.smollm2 import DISTILLED_RUNGS, smollm2_scribes
+from specdec_core.runtimes.cached_lm import CachedLM
+from specdec_core.runtimes.lean_llama import LeanLlamaLM
 from tools.int8_draft import draft_ms
 
 

@@ -12,9 +12,9 @@ import time
 import torch
 from torch import nn
 
+from specdec_core.pairs.registry import load_pair
 from specdec_core.runtimes.cached_lm import CachedLM
 from specdec_core.runtimes.decode_linear import DecodeLinear, linear_form
-from specdec_core.pairs.registry import load_pair
 
 PREFIX = 80  # cached tokens before each timed forward, about a chat prompt's length
 

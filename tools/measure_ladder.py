@@ -14,10 +14,9 @@ import argparse
 import json
 from dataclasses import replace
 
-from specdec_core.services.bench import prompts_from_file, run_bench
-from specdec_core.decoding.generate import DecodeSettings
 from specdec_core.pairs.registry import load_pair
-from specdec_core.algorithm.sampling import SamplingConfig
+from specdec_core.services.bench import prompts_from_file, run_bench
+from specdec_core.settings import DecodeSettings, SamplingConfig
 
 K_SWEEP = (1, 2, 3, 4, 6, 8)
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from specdec_core.decoding.generate import DecodeSettings
-from specdec_core.pairs.registry import load_pair
 from specdec_core.decoding.proof import exact_distribution
+from specdec_core.pairs.registry import load_pair
+from specdec_core.settings import DecodeSettings
 from ui.proof_runs import POSITIONS, Exact, ProofRun, draw_batch, fit, streams
 
 

@@ -15,8 +15,8 @@ import time
 import torch
 
 from specdec_core.pairs.registry import load_pair
-from specdec_core.scribes import NgramModel
 from specdec_core.pairs.smollm2 import EXAMPLE_PROMPTS, NGRAM_FILE
+from specdec_core.scribes import NgramModel
 from training.smollm2_distill.teacher import left_padded
 
 ORDER = 4

@@ -11,8 +11,8 @@ from typing import NamedTuple
 
 import streamlit as st
 
-from specdec_core.services.archive import Archive, ArchiveError, MissingRun, default_path
 from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError
+from specdec_core.services.archive import Archive, ArchiveError, MissingRun, default_path
 from ui.texts.archive import TEXT
 
 REPLAY_PARAM = "run"

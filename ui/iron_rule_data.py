@@ -13,17 +13,17 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from specdec_core.runtimes.cached_lm import last_logits
 from specdec_core.algorithm.drafting import draft_token
-from specdec_core.decoding.generate import DecodeSettings
+from specdec_core.algorithm.round import speculative_round
 from specdec_core.algorithm.rules import RULES
-from specdec_core.algorithm.sampling import SamplingConfig, probs_from_logits
+from specdec_core.algorithm.sampling import probs_from_logits
+from specdec_core.algorithm.stats import total_variation
 from specdec_core.algorithm.theory import expected_acceptance
 from specdec_core.algorithm.trace import Trace
-from specdec_core.algorithm.round import speculative_round
-from specdec_core.decoding.round_models import FixedScores
-from specdec_core.algorithm.stats import total_variation
 from specdec_core.algorithm.verify import acceptance_probability, residual
+from specdec_core.decoding.round_models import FixedScores
+from specdec_core.runtimes.cached_lm import last_logits
+from specdec_core.settings import DecodeSettings, SamplingConfig
 from ui.loading import cached_pair, cached_run
 
 TOY = pd.DataFrame({"token": list("月光山水風"), "p": [40.0, 25.0, 15.0, 12.0, 8.0], "q": [15.0, 40.0, 10.0, 10.0, 25.0]})
@@ -226,15 +226,15 @@ def real_position(pair_name: str, device: str, scribe: str, prompt: str, setting
     drafter = pair.scribe(scribe)
     drafter.start()
     scores = drafter.next_logits(context)
-    writer = pair.writer()
+    target = pair.as_target()
     return Position(
-        labels=_unique_labels([writer.piece(t) for t in range(vocab)]),
+        labels=_unique_labels([target.piece(t) for t in range(vocab)]),
         target_logits=target.float().cpu().numpy(),
         scribe_logits=None if scores is None else scores[:vocab].float().cpu().numpy(),
         sampling=settings.sampling,
         noise=settings.noise,
-        context=writer.decode(context),
-        written=writer.piece(tokens[at]) if at < len(tokens) else "",
+        context=target.decode(context),
+        written=target.piece(tokens[at]) if at < len(tokens) else "",
     )
 
 

@@ -13,10 +13,12 @@ from pathlib import Path
 import streamlit as st
 import torch
 
+from specdec_core.decoding.generate import speculative_generate
 from specdec_core.pairs.any_models import load_pair_from_folder
+from specdec_core.pairs.pair import PairError
+from specdec_core.pairs.registry import PAIR_LOADERS, available_pairs, load_pair
 from specdec_core.runtimes.device import pick_device
-from specdec_core.decoding.generate import DecodeSettings, speculative_generate
-from specdec_core.pairs.registry import PAIR_LOADERS, PairError, available_pairs, load_pair
+from specdec_core.settings import DecodeSettings
 from ui.archive_store import keep_run
 from ui.run_slots import run_slot
 
@@ -63,7 +65,7 @@ def cached_run(pair_name: str, device: str, scribe: str, prompt: str, settings: 
     pair = cached_pair(pair_name, device)
     ids = pair.encode_prompt(prompt, settings.max_new_tokens)
     with run_slot():
-        trace_json = speculative_generate(pair.writer(), pair.scribe(scribe), ids, settings).to_json()
+        trace_json = speculative_generate(pair.as_target(), pair.scribe(scribe), ids, settings).to_json()
     problem = keep_run(trace_json)  # here, not in the pages: a cache hit is a run already archived
     return trace_json, problem
 

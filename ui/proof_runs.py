@@ -11,8 +11,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import streamlit as st
 
-from specdec_core.decoding.proof import ExactDistribution, SampleStream, exact_distribution
 from specdec_core.algorithm.stats import FitResult, goodness_of_fit
+from specdec_core.decoding.proof import ExactDistribution, SampleStream, exact_distribution
 from ui.loading import cached_pair
 from ui.run_slots import run_slot
 

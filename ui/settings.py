@@ -14,9 +14,8 @@ from typing import Callable
 
 import streamlit as st
 
-from specdec_core.decoding.generate import DecodeSettings
-from specdec_core.pairs.registry import ModelPair, PairError
-from specdec_core.algorithm.sampling import SamplingConfig
+from specdec_core.pairs.pair import ModelPair, PairError
+from specdec_core.settings import DecodeSettings, SamplingConfig
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from ui.loading import cached_pair, device_names, other_pairs_allowed, pair_names
 from ui.texts.common import TEXT

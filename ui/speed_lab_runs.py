@@ -6,8 +6,7 @@ from dataclasses import replace
 import streamlit as st
 
 from specdec_core.services.bench import run_bench
-from specdec_core.decoding.generate import DecodeSettings
-from specdec_core.algorithm.sampling import SamplingConfig
+from specdec_core.settings import DecodeSettings, SamplingConfig
 from ui.loading import cached_pair
 from ui.run_slots import run_slot
 

@@ -1,10 +1,10 @@
 """卷宗 The archive: every run the app made, to filter, open, replay, export, delete, and files to import."""
 import streamlit as st
 
-from specdec_core.services.archive import Archive, ArchiveError, RunFilter, RunRow
 from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError, summarize
-from ui.i18n import language, markdown_literal
+from specdec_core.services.archive import Archive, ArchiveError, RunFilter, RunRow
 from ui.archive_store import archive, import_file, replay_in_scriptorium
+from ui.i18n import language, markdown_literal
 from ui.texts.archive import TEXT
 from ui.texts.pages import page_title
 

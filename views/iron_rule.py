@@ -3,13 +3,13 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from specdec_core.pairs.registry import PairError
 from specdec_core.algorithm.rules import EXPLANATIONS, RULES
-from specdec_core.algorithm.sampling import SettingsError
+from specdec_core.pairs.pair import PairError
+from specdec_core.settings import SettingsError
 from ui import iron_rule_data as data
 from ui import iron_rule_plots as plots
-from ui.persist import remembered
 from ui.i18n import language
+from ui.persist import remembered
 from ui.settings import current_choice
 from ui.texts.common import TEXT as COMMON
 from ui.texts.iron_rule import TEXT

@@ -3,8 +3,8 @@ from dataclasses import replace
 
 import streamlit as st
 
-from specdec_core.pairs.registry import PairError
 from specdec_core.algorithm.rules import EXPLANATIONS, RULES
+from specdec_core.pairs.pair import PairError
 from ui.i18n import language
 from ui.persist import remembered
 from ui.proof_runs import ProofRun, cached_exact, draw_batch, streams
@@ -45,10 +45,10 @@ if started:
         while run.done < total:
             draw_batch(run, speculative, plain, exact)
             with board.container():
-                show_results(run, exact, pair.writer().piece, final=False)
+                show_results(run, exact, pair.as_target().piece, final=False)
     run.finished = True
 if key in runs:
     with board.container():
-        show_results(runs[key], exact, pair.writer().piece, final=True)
+        show_results(runs[key], exact, pair.as_target().piece, final=True)
 else:
     board.info(TEXT("nothing_yet"))

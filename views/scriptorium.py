@@ -1,9 +1,9 @@
 """御筆樓 The scriptorium: one real run of speculative decoding, stepped through round by round."""
 import streamlit as st
 
-from specdec_core.pairs.registry import PairError
-from specdec_core.algorithm.sampling import SettingsError
 from specdec_core.algorithm.trace import Trace
+from specdec_core.pairs.pair import PairError
+from specdec_core.settings import SettingsError
 from ui.archive_store import clear_replay, load_replay
 from ui.loading import cached_run
 from ui.scriptorium_view import show_run

@@ -1,8 +1,8 @@
 """Page 5, the speed lab: measured alpha, c and verify cost, the speedup beside the theory's curve, a k x temperature sweep."""
 import streamlit as st
 
-from specdec_core.pairs.registry import PairError
-from specdec_core.algorithm.sampling import SettingsError
+from specdec_core.pairs.pair import PairError
+from specdec_core.settings import SettingsError
 from ui.run_slots import long_work
 from ui.settings import current_choice
 from ui.speed_lab_plots import breakdown_figure, speedup_figure, sweep_best, sweep_heatmap, theory_best, verdict

@@ -1,38 +1,9 @@
 """One set of sampling settings, applied identically to the target p and the draft q."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import torch
 
-
-class SettingsError(ValueError):
-    """A setting is out of range; the message says which and why, in plain words."""
-
-
-@dataclass(frozen=True)
-class SamplingConfig:
-    """Temperature, top-k and top-p shared by both models (gpt-fast's single `sampling_kwargs`).
-
-    temperature 0 means greedy: the distribution becomes one-hot on the argmax.
-    top_k 0 and top_p 1.0 mean "off".
-    """
-
-    temperature: float = 1.0
-    top_k: int = 0
-    top_p: float = 1.0
-
-    def __post_init__(self):
-        if not 0.0 <= self.temperature <= 10.0:
-            raise SettingsError(f"temperature must be between 0 and 10, got {self.temperature}")
-        if self.top_k < 0:
-            raise SettingsError(f"top-k must be 0 (off) or a positive count, got {self.top_k}")
-        if not 0.0 < self.top_p <= 1.0:
-            raise SettingsError(f"top-p must be in (0, 1], got {self.top_p}")
-
-    @property
-    def greedy(self) -> bool:
-        return self.temperature == 0.0
+from specdec_core.settings import SamplingConfig
 
 
 def probs_from_logits(logits: torch.Tensor, config: SamplingConfig) -> torch.Tensor:

@@ -6,134 +6,89 @@ residual or the bonus from p, and roll both caches back to what was kept.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Callable
-
 import torch
 
+from specdec_core.algorithm.round import RoundResult, speculative_round
+from specdec_core.algorithm.trace import Candidate, DraftStep, Round, Trace
+from specdec_core.decoding.round_models import OneRowScribe, OneRowTarget
 from specdec_core.runtimes.cached_lm import CachedLM
 from specdec_core.runtimes.device import Clock
 from specdec_core.runtimes.lean_llama import LeanLlamaLM, cached_lm_for
-from specdec_core.algorithm.round import RoundResult, speculative_round
-from specdec_core.decoding.round_models import OneRowScribe, OneRowTarget
-from specdec_core.algorithm.rules import rule_named
-from specdec_core.algorithm.sampling import SamplingConfig, SettingsError
 from specdec_core.scribes.base import Scribe
-from specdec_core.algorithm.trace import Candidate, DraftStep, Round, Trace
+from specdec_core.settings import MAX_K, DecodeSettings, SettingsError, Target
 
-MAX_K = 32
-MAX_SEED = 2**63 - 1  # what torch.Generator.manual_seed takes
 PROMPT_PIECES = 32  # the prompt's last tokens, as written, kept for the sheet to show a token per cell
 
 
-@dataclass(frozen=True)
-class DecodeSettings:
-    k: int = 4
-    sampling: SamplingConfig = field(default_factory=SamplingConfig)
-    seed: int = 0
-    max_new_tokens: int = 64
-    noise: float = 0.0  # mixes q with uniform: the draft-quality knob
-    adaptive_k: bool = False  # transformers' schedule: +2 after a full accept, -1 otherwise
-    rule: str = "exact"
-    stop_at_eos: bool = True
-    top_n: int = 8  # candidates recorded per position for the bar charts
-
-    def __post_init__(self):
-        if not 1 <= self.k <= MAX_K:  # the master alone is plain_generate, not k = 0
-            raise SettingsError(f"k must be between 1 and {MAX_K}, got {self.k}")
-        if not 0 <= self.seed <= MAX_SEED:
-            raise SettingsError(f"the seed must be a whole number from 0 to {MAX_SEED}, got {self.seed}")
-        if not 0.0 <= self.noise <= 1.0:
-            raise SettingsError(f"noise must be between 0 and 1, got {self.noise}")
-        if self.max_new_tokens < 1:
-            raise SettingsError(f"max new tokens must be at least 1, got {self.max_new_tokens}")
-        rule_named(self.rule)
-
-    def as_dict(self) -> dict:
-        return {**asdict(self), "sampling": asdict(self.sampling)}
+def speculative_generate(target: Target, scribe: Scribe, prompt: list[int], settings: DecodeSettings) -> Trace:
+    return _generate(target, scribe, prompt, settings)
 
 
-@dataclass
-class Writer:
-    """Everything a generation needs from a model pair, without the loading."""
-
-    name: str
-    target: torch.nn.Module
-    vocab_size: int
-    piece: Callable[[int], str]  # token id -> display text
-    decode: Callable[[list[int]], str]  # token ids -> text
-    eos_token_id: int | None = None
-
-
-def speculative_generate(writer: Writer, scribe: Scribe, prompt: list[int], settings: DecodeSettings) -> Trace:
-    return _generate(writer, scribe, prompt, settings)
-
-
-def plain_generate(writer: Writer, prompt: list[int], settings: DecodeSettings) -> Trace:
+def plain_generate(target: Target, prompt: list[int], settings: DecodeSettings) -> Trace:
     """The target alone: every round drafts nothing, so the token comes straight from p."""
-    return _generate(writer, None, prompt, settings)
+    return _generate(target, None, prompt, settings)
 
 
-def _generate(writer: Writer, scribe: Scribe | None, prompt: list[int], settings: DecodeSettings) -> Trace:
+def _generate(target: Target, scribe: Scribe | None, prompt: list[int], settings: DecodeSettings) -> Trace:
     if not prompt:
         raise SettingsError("the prompt is empty")
-    device = writer.target.device
+    device = target.model.device
     clock = Clock(device)
     generator = torch.Generator(device=device).manual_seed(settings.seed)
-    target = cached_lm_for(writer.target)
+    target_lm = cached_lm_for(target.model)
     started = clock.now()
-    _prefill(target, scribe, prompt)
+    _prefill(target_lm, scribe, prompt)
     prefill_s = clock.now() - started
     context, rounds, k = list(prompt), [], settings.k if scribe else 0
-    models = OneRowTarget(target), OneRowScribe(scribe) if scribe else None
+    models = OneRowTarget(target_lm), OneRowScribe(scribe) if scribe else None
     while len(context) - len(prompt) < settings.max_new_tokens:
         remaining = settings.max_new_tokens - (len(context) - len(prompt))
-        record = _round(writer, models, context, min(k, remaining - 1), len(rounds), settings, generator, clock)
+        record = _round(target, models, context, min(k, remaining - 1), len(rounds), settings, generator, clock)
         rounds.append(record)
         new = record.new_tokens
         if record.stopped_at_eos:
-            context += new[: new.index(writer.eos_token_id) + 1]
+            context += new[: new.index(target.eos_token_id) + 1]
             break
         context += new
         if settings.adaptive_k and scribe:
             k = min(k + 2, MAX_K) if record.n_accepted == record.k else max(1, k - 1)
     tokens = context[len(prompt) :]
     return Trace(
-        pair=writer.name,
+        pair=target.name,
         scribe=scribe.name if scribe else "",
         mode="speculative" if scribe else "plain",
         settings=settings.as_dict() | {"device": str(device)},
         prompt_tokens=list(prompt),
-        prompt_text=writer.decode(prompt),
+        prompt_text=target.decode(prompt),
         tokens=tokens,
-        text=writer.decode(tokens),
+        text=target.decode(tokens),
         rounds=rounds,
         prefill_s=prefill_s,
         wall_s=clock.now() - started,
-        extra={"prompt_pieces": [writer.piece(t) for t in prompt[-PROMPT_PIECES:]]},
+        extra={"prompt_pieces": [target.piece(t) for t in prompt[-PROMPT_PIECES:]]},
     )
 
 
-def _prefill(target: CachedLM | LeanLlamaLM, scribe: Scribe | None, prompt: list[int]) -> None:
+def _prefill(target_lm: CachedLM | LeanLlamaLM, scribe: Scribe | None, prompt: list[int]) -> None:
     """Start afresh and cache all but the last prompt token, which every round feeds again."""
     if scribe:
         scribe.start()
     if len(prompt) > 1:
-        target.logits(prompt[:-1])
+        target_lm.logits(prompt[:-1])
         if scribe:
             scribe.prefill(prompt[:-1])
 
 
-def _round(writer: Writer, models, context: list[int], k: int, index: int, settings: DecodeSettings,
+def _round(target: Target, models, context: list[int], k: int, index: int, settings: DecodeSettings,
            generator: torch.Generator, clock: Clock) -> Round:
     """One row's round through round.speculative_round, recorded for the sheet."""
     started = clock.now()
-    contexts = torch.tensor([context], dtype=torch.long, device=writer.target.device)
+    contexts = torch.tensor([context], dtype=torch.long, device=target.model.device)
     result = speculative_round(*models, contexts, k, settings, generator, clock)
     drafted, n_accepted = result.drafted[0].tolist(), int(result.n_accepted[0])
     next_token, n = int(result.verdict.next_token[0]), len(drafted)
-    steps, next_table = _steps(writer, result, settings.top_n), _next_table(writer, result, settings.top_n)
-    eos = writer.eos_token_id
+    steps, next_table = _steps(target, result, settings.top_n), _next_table(target, result, settings.top_n)
+    eos = target.eos_token_id
     return Round(
         index=index,
         context_len=len(context),
@@ -142,7 +97,7 @@ def _round(writer: Writer, models, context: list[int], k: int, index: int, setti
         n_accepted=n_accepted,
         first_rejected=n_accepted if n_accepted < n else None,
         next_token=next_token,
-        next_piece=writer.piece(next_token),
+        next_piece=target.piece(next_token),
         next_kind="plain" if models[1] is None else ("corrected" if n_accepted < n else "bonus"),
         next_dist_top=next_table,
         target_cache=result.target_cache,
@@ -154,7 +109,7 @@ def _round(writer: Writer, models, context: list[int], k: int, index: int, setti
     )
 
 
-def _steps(writer: Writer, result: RoundResult, top_n: int) -> list[DraftStep]:
+def _steps(target: Target, result: RoundResult, top_n: int) -> list[DraftStep]:
     """Each drafted token with p(x), q(x), min(1, p/q), its u and verdict, and the top of p and q there."""
     p, q, verdict = result.p[0], result.q[0], result.verdict
     n = q.shape[0]
@@ -163,19 +118,19 @@ def _steps(writer: Writer, result: RoundResult, top_n: int) -> list[DraftStep]:
     drafted = result.drafted[0]
     p_x, q_x = p[:n].gather(-1, drafted[:, None]).flatten().tolist(), q.gather(-1, drafted[:, None]).flatten().tolist()
     decisions = zip(verdict.uniforms[0].tolist(), verdict.accept_prob[0].tolist(), verdict.accepted[0].tolist())
-    tables = _candidates(p[:n], q, None, top_n, writer.piece)
+    tables = _candidates(p[:n], q, None, top_n, target.piece)
     return [
-        DraftStep(token, writer.piece(token), qx, px, prob, u, bool(ok), table)
+        DraftStep(token, target.piece(token), qx, px, prob, u, bool(ok), table)
         for token, qx, px, (u, prob, ok), table in zip(drafted.tolist(), q_x, p_x, decisions, tables)
     ]
 
 
-def _next_table(writer: Writer, result: RoundResult, top_n: int) -> list[Candidate]:
+def _next_table(target: Target, result: RoundResult, top_n: int) -> list[Candidate]:
     """p, q and the distribution the new token was drawn from, at its position."""
     p, q = result.p[0], result.q[0]
     q_padded = torch.cat([q, torch.zeros_like(p[:1])])  # (n+1, V): no draft past the last token
     at = slice(int(result.n_accepted[0]), int(result.n_accepted[0]) + 1)
-    return _candidates(p[at], q_padded[at], result.verdict.next_dist, top_n, writer.piece)[0]
+    return _candidates(p[at], q_padded[at], result.verdict.next_dist, top_n, target.piece)[0]
 
 
 def _candidates(p: torch.Tensor, q: torch.Tensor, r: torch.Tensor | None, top_n: int, piece) -> list[list[Candidate]]:

@@ -15,11 +15,11 @@ from typing import Callable
 import numpy as np
 import torch
 
-from specdec_core.runtimes.cached_lm import SharedPrefix, last_logits
 from specdec_core.algorithm.round import speculative_round
-from specdec_core.decoding.round_models import ManyRowScribe, SharedPrefixTarget
 from specdec_core.algorithm.sampling import probs_from_logits
 from specdec_core.algorithm.stats import MIN_EXPECTED, FitResult, goodness_of_fit
+from specdec_core.decoding.round_models import ManyRowScribe, SharedPrefixTarget
+from specdec_core.runtimes.cached_lm import SharedPrefix, last_logits
 
 # progress(done, total, samples so far (done, positions)) -> False to stop early
 Progress = Callable[[int, int, np.ndarray], bool | None]

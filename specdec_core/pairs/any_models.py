@@ -16,6 +16,7 @@ from pathlib import Path
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
+from specdec_core.pairs.pair import ModelPair, PairError, check_same_vocabulary
 from specdec_core.runtimes.device import place
 from specdec_core.scribes import LMScribe, PromptLookupScribe
 
@@ -34,8 +35,6 @@ EXAMPLE_PROMPTS = [
 
 def load_any_pair(target_spec: str, draft_spec: str, device: torch.device):
     """The pair TARGET,DRAFT: the draft becomes an LMScribe, with prompt lookup as the poorer rung."""
-    from specdec_core.pairs.registry import PairError
-
     if not target_spec or not draft_spec:
         raise PairError("a model pair is written TARGET,DRAFT: two local directories or hub ids")
     return _pair_from(target_spec, draft_spec, resolve_model(target_spec), resolve_model(draft_spec), device)
@@ -43,8 +42,6 @@ def load_any_pair(target_spec: str, draft_spec: str, device: torch.device):
 
 def load_pair_from_folder(folder: Path, target_name: str, draft_name: str, device: torch.device):
     """The pair of two models stored as subfolders of `folder`, named by their folder names only."""
-    from specdec_core.pairs.registry import PairError
-
     if not target_name or not draft_name:
         raise PairError("a model pair is written TARGET,DRAFT: two folder names in the server's model folder")
     return _pair_from(target_name, draft_name, model_in(folder, target_name), model_in(folder, draft_name), device)
@@ -52,8 +49,6 @@ def load_pair_from_folder(folder: Path, target_name: str, draft_name: str, devic
 
 def model_in(folder: Path, name: str) -> Path:
     """folder/name, or a PairError; the name is checked before anything on disk is looked at."""
-    from specdec_core.pairs.registry import PairError
-
     if not FOLDER_NAME.match(name):
         raise PairError(f"{name!r} is not a folder name (letters, digits, '.', '_' and '-'; no path)")
     path = folder / name
@@ -63,8 +58,6 @@ def model_in(folder: Path, name: str) -> Path:
 
 
 def _pair_from(target_spec: str, draft_spec: str, target_dir: Path, draft_dir: Path, device: torch.device):
-    from specdec_core.pairs.registry import ModelPair, check_same_vocabulary
-
     tokenizer = _load_tokenizer(target_dir, target_spec)
     check_same_vocabulary(tokenizer, _load_tokenizer(draft_dir, draft_spec), draft_spec)
     target, draft = _load_model(target_dir, target_spec, device), _load_model(draft_dir, draft_spec, device)
@@ -79,8 +72,6 @@ def _pair_from(target_spec: str, draft_spec: str, target_dir: Path, draft_dir: P
 
 def resolve_model(spec: str) -> Path:
     """A local directory holding the model, or a PairError that names every place that was tried."""
-    from specdec_core.pairs.registry import PairError
-
     local = Path(spec).expanduser()
     if local.is_dir():
         return local
@@ -133,8 +124,6 @@ def _from_hub_within(repo_id: str, seconds: float) -> tuple[Path | None, str]:
 
 
 def _load_tokenizer(directory: Path, spec: str):
-    from specdec_core.pairs.registry import PairError
-
     try:
         return AutoTokenizer.from_pretrained(directory, trust_remote_code=False)
     except LOAD_ERRORS as error:
@@ -142,8 +131,6 @@ def _load_tokenizer(directory: Path, spec: str):
 
 
 def _load_model(directory: Path, spec: str, device: torch.device):
-    from specdec_core.pairs.registry import PairError
-
     try:
         model = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32, use_safetensors=True, trust_remote_code=False)
     except LOAD_ERRORS as error:

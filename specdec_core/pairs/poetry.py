@@ -7,6 +7,7 @@ from pathlib import Path
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
+from specdec_core.pairs.pair import ModelPair, PairError, check_same_vocabulary
 from specdec_core.runtimes.device import place
 from specdec_core.scribes import LMScribe, NgramModel, NgramScribe
 
@@ -26,8 +27,6 @@ def poetry_assets_present() -> bool:
 
 
 def load_poetry_pair(device: torch.device):
-    from specdec_core.pairs.registry import ModelPair, PairError, check_same_vocabulary
-
     if not poetry_assets_present():
         raise PairError(f"the poetry pair's weights are not in {POETRY_DIR}; train them with `python -m training.poetry all`")
     tokenizer = AutoTokenizer.from_pretrained(POETRY_DIR / "master")

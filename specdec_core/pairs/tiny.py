@@ -9,11 +9,17 @@ import torch
 from transformers import GPT2Config, GPT2LMHeadModel
 
 from specdec_core.pairs.char_tokenizer import char_tokenizer
+from specdec_core.pairs.pair import ModelPair
 from specdec_core.runtimes.device import place
 from specdec_core.scribes import LMScribe, NgramModel, NgramScribe, PromptLookupScribe
 
 ALPHABET = list("春夏秋冬山水風月花鳥，。")
 TRAINING_TEXT = "春山風月，秋水花鳥。夏山水月，冬風花鳥。春花秋月，山水風鳥。"
+
+
+def load_tiny_pair(device: torch.device) -> ModelPair:
+    tokenizer, target, draft = tiny_models(device)
+    return ModelPair("tiny", target, tokenizer, tiny_scribes(tokenizer, draft), "lm", ["春山", "秋水"])
 
 
 def tiny_models(device: torch.device):

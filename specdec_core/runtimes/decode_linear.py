@@ -1,17 +1,12 @@
 """Linear layers that read their weights once, not once per row, when few rows come in on CPU.
 
 Decoding feeds one row per step and verifying feeds k + 1, so every linear layer streams its whole
-weight matrix from memory to use it for a handful of dot products. On the 2-core CI machine (AMD,
-PyTorch's MKL), ``F.linear`` does that at well under the available bandwidth for one row, and for
-two to five rows it reads the weights about once per row: SmolLM2-135M's cached forward took 70 ms
-for one new token and 104-132 ms for two to five. Asked as ``W @ xᵀ`` with at least two rows, MKL
-takes a GEMM path that reads the weights once: 59 ms for one token, 64-81 ms for two to five. That
-brings the verify cost v near 1 on CPU, as on a GPU. Re-measure: ``python -m tools.linear_rows``.
-
-Other CPUs differ: on an Intel Xeon with AMX (2 cores, 2026-12-04) the same forward took 29 ms for
-one token through ``F.linear`` and 67 through ``W @ xᵀ``, and ``F.linear`` stayed ahead up to five
-rows. So each process times both forms once on the model's own layers and keeps ``W @ xᵀ`` unless
-``F.linear`` is clearly faster there.
+weight matrix from memory to use it for a handful of dot products. On some CPUs (AMD with MKL)
+``F.linear`` reads the weights about once per row for two to five rows, while ``W @ xᵀ`` with at
+least two rows takes a GEMM path that reads them once; that brings the verify cost near 1 on CPU,
+as on a GPU. On others (Intel with AMX) ``F.linear`` is the faster at every row count. So each
+model is timed in both forms when it is placed, and keeps ``W @ xᵀ`` unless ``F.linear`` is clearly
+faster there. The measurements behind this are on the model card (assets/models/README.md).
 """
 from __future__ import annotations
 
@@ -24,7 +19,6 @@ MAX_ROWS = 64  # the rows where W @ xᵀ was measured faster; longer inputs (pro
 TIMED_ROWS = (1, 2, 4)  # a decode step, a verify at k = 1, one at k = 3
 TIMED_REPEATS = 3  # the fastest of these, each form in turn, so a busy moment does not decide
 CLEARLY_FASTER = 1.2  # F.linear must beat W @ xᵀ by this much: a near tie keeps the form measured longest
-_chosen: dict[tuple, type[nn.Linear]] = {}  # per set of weight shapes and thread count, for this process
 
 
 class DecodeLinear(nn.Linear):
@@ -43,23 +37,20 @@ class DecodeLinear(nn.Linear):
         return out.reshape(*x.shape[:-1], out.shape[-1])
 
 
-def decode_linears(model: nn.Module) -> nn.Module:
+def decode_linears(model: nn.Module, clock=time.perf_counter) -> nn.Module:
     """Give every plain nn.Linear in `model` the faster form for few rows on this machine, in place
     (parameters, names and ties stay as they are), and return the model."""
-    return linear_form(model, faster_form(model))
+    return linear_form(model, faster_form(model, clock))
 
 
 def faster_form(model: nn.Module, clock=time.perf_counter) -> type[nn.Linear]:
     """DecodeLinear, unless nn.Linear runs the model's own linear layers CLEARLY_FASTER at a decode's
-    few rows on this CPU. Timed once per process for each set of weight shapes and thread count."""
+    few rows on this CPU (timed on each call: a pair is placed once, and the timing takes under a second)."""
     linears = [m for m in model.modules() if type(m) in (nn.Linear, DecodeLinear)]
     if not linears or linears[0].weight.device.type != "cpu":
         return DecodeLinear  # nothing to time; off the CPU DecodeLinear is nn.Linear
-    key = (tuple(tuple(m.weight.shape) for m in linears), torch.get_num_threads())
-    if key not in _chosen:
-        seconds = _seconds_per_form(model, linears, clock)
-        _chosen[key] = nn.Linear if seconds[DecodeLinear] > CLEARLY_FASTER * seconds[nn.Linear] else DecodeLinear
-    return _chosen[key]
+    seconds = _seconds_per_form(model, linears, clock)
+    return nn.Linear if seconds[DecodeLinear] > CLEARLY_FASTER * seconds[nn.Linear] else DecodeLinear
 
 
 @torch.inference_mode()

@@ -9,7 +9,6 @@ from torch import nn
 
 from specdec_core.runtimes.decode_linear import decode_linears
 
-
 DEVICE_NAME = re.compile(r"^(auto|cpu|cuda(:\d{1,2})?)$")
 
 

@@ -12,23 +12,24 @@ from pathlib import Path
 import torch
 from transformers.utils import logging as hf_logging
 
-from specdec_core.decoding.generate import DecodeSettings, plain_generate, speculative_generate
-from specdec_core.pairs.registry import ModelPair, PairError
-from specdec_core.scribes import LMScribe
 from specdec_core.algorithm.theory import speedup
 from specdec_core.algorithm.trace import Trace, mean_acceptance
+from specdec_core.decoding.generate import plain_generate, speculative_generate
+from specdec_core.pairs.pair import ModelPair, PairError
+from specdec_core.scribes import LMScribe
+from specdec_core.settings import DecodeSettings
 
 
 def run_bench(pair: ModelPair, scribe_name: str | None, settings: DecodeSettings, prompts: list[str] | None = None, repeats: int = 3, vs_hf: bool = False) -> dict:
     """prompts: None for the pair's example prompts."""
     settings = replace(settings, stop_at_eos=False)  # every method writes exactly max_new_tokens
     prompts = prompts or pair.example_prompts
-    writer, scribe = pair.writer(), pair.scribe(scribe_name)
+    target, scribe = pair.as_target(), pair.scribe(scribe_name)
     encoded = [_encoded(pair, number, text, settings.max_new_tokens) for number, text in enumerate(prompts, 1)]
     hf_draft = scribe.hf_assistant() if (vs_hf and isinstance(scribe, LMScribe)) else None
     methods = {
-        "speculative": lambda ids, seed: speculative_generate(writer, scribe, ids, replace(settings, seed=seed)),
-        "plain": lambda ids, seed: plain_generate(writer, ids, replace(settings, seed=seed)),
+        "speculative": lambda ids, seed: speculative_generate(target, scribe, ids, replace(settings, seed=seed)),
+        "plain": lambda ids, seed: plain_generate(target, ids, replace(settings, seed=seed)),
     }
     if hf_draft is not None:
         methods["hf_assisted"] = lambda ids, seed: _hf_assisted(pair, hf_draft, ids, settings, seed)

@@ -9,11 +9,12 @@ from typing import Callable
 
 from transformers.utils import logging as hf_logging
 
-from specdec_core.decoding.generate import MAX_K, MAX_SEED, DecodeSettings, plain_generate, speculative_generate
-from specdec_core.pairs.registry import PAIR_LOADERS, PairError, available_pairs, load_pair
 from specdec_core.algorithm.rules import RULES
-from specdec_core.algorithm.sampling import SamplingConfig, SettingsError
 from specdec_core.algorithm.trace import Trace, segments, summarize
+from specdec_core.decoding.generate import plain_generate, speculative_generate
+from specdec_core.pairs.pair import PairError
+from specdec_core.pairs.registry import PAIR_LOADERS, available_pairs, load_pair
+from specdec_core.settings import MAX_K, MAX_SEED, DecodeSettings, SamplingConfig, SettingsError
 
 # ANSI colours for the terminal trace: the parable's seal, red brush and bonus
 MAX_NEW_TOKENS, MAX_SAMPLES = 100_000, 10_000_000  # beyond any pair's context, beyond a day's sampling
@@ -119,9 +120,9 @@ def _generate(args) -> int:
     settings = _settings(args, max_new_tokens=args.max_new_tokens, noise=args.noise, adaptive_k=args.adaptive_k)
     ids = pair.encode_prompt(args.prompt, settings.max_new_tokens)
     if args.plain:
-        trace = plain_generate(pair.writer(), ids, settings)
+        trace = plain_generate(pair.as_target(), ids, settings)
     else:
-        trace = speculative_generate(pair.writer(), pair.scribe(args.scribe), ids, settings)
+        trace = speculative_generate(pair.as_target(), pair.scribe(args.scribe), ids, settings)
     if args.json:
         summary = summarize(trace)
         print(json.dumps({"tokens": trace.tokens, "text": trace.text, "target_forwards": trace.target_forwards, "wall_s": trace.wall_s, "summary": summary}, ensure_ascii=False))

@@ -23,9 +23,9 @@ import torch.nn.functional as F
 from specdec_core.runtimes.lean_llama import cached_lm_for
 from specdec_core.scribes.ngram import NgramModel
 from training.poetry import data, form
-from training.poetry.sample import sample_after
 from training.poetry.models import describe
 from training.poetry.paths import ASSETS, SEED
+from training.poetry.sample import sample_after
 from training.poetry.tokenizer import read_entries
 from training.poetry.util import load_exported, val_loss
 

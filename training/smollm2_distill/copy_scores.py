@@ -16,10 +16,10 @@ import math
 
 import torch
 
-from specdec_core.pairs.registry import load_pair
 from specdec_core.algorithm.sampling import probs_from_logits
-from specdec_core.scribes.context_copy import CopyScores, continuations, scored
+from specdec_core.pairs.registry import load_pair
 from specdec_core.pairs.smollm2 import DISTILLED_RUNGS, smollm2_scribes
+from specdec_core.scribes.context_copy import CopyScores, continuations, scored
 from training.smollm2_distill.calibrate import SETTING
 from training.smollm2_distill.evaluate import BATCH, NEW_TOKENS, SEEN_STRIDE, answer_rows
 from training.smollm2_distill.prompts import training_prompts, unseen_topic_prompts

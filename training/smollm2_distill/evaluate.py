@@ -22,11 +22,12 @@ import math
 
 import torch
 
-from specdec_core.pairs.registry import load_pair
-from specdec_core.algorithm.sampling import SamplingConfig, probs_from_logits
-from specdec_core.scribes import LMScribe
-from specdec_core.pairs.smollm2 import ASSETS_DIR, DISTILLED_RUNGS, EXAMPLE_PROMPTS
+from specdec_core.algorithm.sampling import probs_from_logits
 from specdec_core.algorithm.theory import expected_acceptance
+from specdec_core.pairs.registry import load_pair
+from specdec_core.pairs.smollm2 import ASSETS_DIR, DISTILLED_RUNGS, EXAMPLE_PROMPTS
+from specdec_core.scribes import LMScribe
+from specdec_core.settings import SamplingConfig
 from training.poetry.evaluate import decode_ms, verify_ms
 from training.smollm2_distill.prompts import held_out_prompts, training_prompts
 from training.smollm2_distill.teacher import answer_batch

@@ -25,18 +25,23 @@ import time
 
 import torch
 
-from specdec_core.runtimes.device import Clock
-from specdec_core.pairs.registry import load_pair
 from specdec_core.algorithm.sampling import probs_from_logits
+from specdec_core.algorithm.theory import expected_acceptance
+from specdec_core.pairs.registry import load_pair
+from specdec_core.pairs.smollm2 import DISTILLED_DIR, EARLY_EXIT_DIR, EXAMPLE_PROMPTS
+from specdec_core.runtimes.device import Clock
 from specdec_core.runtimes.shared_embedding_draft import load_draft, save_draft
 from specdec_core.scribes.subset_lm import over_vocab
-from specdec_core.pairs.smollm2 import DISTILLED_DIR, EARLY_EXIT_DIR, EXAMPLE_PROMPTS
-from specdec_core.algorithm.theory import expected_acceptance
 from training.smollm2_distill import copy_scores
 from training.smollm2_distill.calibrate import SETTING
 from training.smollm2_distill.evaluate import SEEN_STRIDE
-from training.smollm2_distill.prompts import (TEMPLATES, UNSEEN_TOPICS, extra_training_prompts, training_prompts,
-                                              unseen_topic_prompts)
+from training.smollm2_distill.prompts import (
+    TEMPLATES,
+    UNSEEN_TOPICS,
+    extra_training_prompts,
+    training_prompts,
+    unseen_topic_prompts,
+)
 from training.smollm2_distill.teacher import MAX_NEW_TOKENS, chunks, held_back, left_padded
 from training.smollm2_distill.train import lr_at
 

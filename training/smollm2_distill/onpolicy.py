@@ -17,8 +17,9 @@ import time
 import torch
 from transformers import DynamicCache
 
+from specdec_core.algorithm.sampling import probs_from_logits
 from specdec_core.pairs.registry import load_pair
-from specdec_core.algorithm.sampling import SamplingConfig, probs_from_logits
+from specdec_core.settings import SamplingConfig
 from training.smollm2_distill.paths import ONPOLICY
 from training.smollm2_distill.teacher import MAX_NEW_TOKENS, TOP_K, held_back, left_padded, prompt_batches, save_shard
 

@@ -16,10 +16,10 @@ from typing import NamedTuple
 import torch
 
 from specdec_core.pairs.registry import load_pair
-from specdec_core.runtimes.shared_embedding_draft import draft_from_master, save_draft
 from specdec_core.pairs.smollm2 import DISTILLED_DIR
-from training.smollm2_distill.paths import CKPT
+from specdec_core.runtimes.shared_embedding_draft import draft_from_master, save_draft
 from training.smollm2_distill import onpolicy
+from training.smollm2_distill.paths import CKPT
 from training.smollm2_distill.teacher import load_shards
 
 LAYERS = [0, 1, 2, 3]      # the master's first layers: the closest start of those tried (alpha bound 0.07 at step 0)

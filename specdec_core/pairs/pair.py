@@ -1,0 +1,98 @@
+"""A model pair: a target, its tokenizer and a ladder of drafts, and the error that says why one cannot be used."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable
+
+from transformers import PreTrainedModel
+
+from specdec_core.scribes.base import Scribe
+from specdec_core.settings import Target
+
+
+class PairError(ValueError):
+    """A pair, scribe or prompt that cannot be used; the message says why in plain words."""
+
+
+@dataclass
+class ModelPair:
+    name: str
+    target: PreTrainedModel
+    tokenizer: object
+    scribes: dict[str, Callable[[], Scribe]]  # the ladder, poorest first
+    default_scribe: str
+    example_prompts: list[str] = field(default_factory=list)
+    add_bos: bool = True
+    use_chat_template: bool = False  # instruction-tuned masters read the prompt as a user's turn
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.tokenizer)
+
+    @property
+    def context_limit(self) -> int:
+        config = self.target.config
+        return getattr(config, "n_positions", None) or getattr(config, "max_position_embeddings", 2048)
+
+    def as_target(self) -> Target:
+        """The target as decoding reads it."""
+        return Target(
+            name=self.name,
+            model=self.target,
+            vocab_size=self.vocab_size,
+            piece=lru_cache(maxsize=None)(lambda t: self.tokenizer.decode([t])),
+            decode=lambda ids: self.tokenizer.decode(ids, skip_special_tokens=True),
+            eos_token_id=self.tokenizer.eos_token_id,
+        )
+
+    def scribe(self, name: str | None = None) -> Scribe:
+        name = name or self.default_scribe
+        if name not in self.scribes:
+            raise PairError(f"pair {self.name!r} has no scribe {name!r}; choose one of: {', '.join(self.scribes)}")
+        return self.scribes[name]()
+
+    def encode_prompt(self, text: str, max_new_tokens: int = 0) -> list[int]:
+        """Token ids of a prompt, or a PairError that names what is wrong with it."""
+        if not text or not text.strip():
+            raise PairError("the prompt is empty: write at least one character")
+        missing = self.unknown_characters(text)
+        if missing:
+            raise PairError(f"the vocabulary lacks these characters: {' '.join(missing)}")
+        if max_new_tokens >= self.context_limit:
+            raise PairError(f"{max_new_tokens} new tokens do not fit: this pair reads at most {self.context_limit} tokens, prompt included")
+        ids = self._prompt_ids(text)
+        limit = self.context_limit - max_new_tokens
+        if len(ids) > limit:
+            raise PairError(f"the prompt has {len(ids)} tokens; with {max_new_tokens} new ones it may have at most {limit}")
+        return ids
+
+    def _prompt_ids(self, text: str) -> list[int]:
+        if self.use_chat_template:
+            # the template adds its own special tokens and ends with the assistant's turn opening
+            chat = [{"role": "user", "content": text}]
+            return list(self.tokenizer.apply_chat_template(chat, add_generation_prompt=True, tokenize=True, return_dict=False))
+        ids = self.tokenizer.encode(text, add_special_tokens=False)
+        if self.add_bos and self.tokenizer.bos_token_id is not None:
+            ids = [self.tokenizer.bos_token_id] + ids
+        return ids
+
+    def unknown_characters(self, text: str) -> list[str]:
+        unk = self.tokenizer.unk_token_id
+        if unk is None:
+            return []  # byte-level vocabularies encode every character
+        return sorted({ch for ch in text if unk in self.tokenizer.encode(ch, add_special_tokens=False)})
+
+
+def check_same_vocabulary(target_tokenizer, draft_tokenizer, draft_name: str) -> None:
+    """A scribe must speak the target's vocabulary token for token, or q and p mean different things."""
+    target_vocab, draft_vocab = target_tokenizer.get_vocab(), draft_tokenizer.get_vocab()
+    if target_vocab == draft_vocab:
+        return
+    differ = sorted(set(target_vocab.items()) ^ set(draft_vocab.items()), key=lambda item: item[1])[:5]
+    raise PairError(
+        f"the scribe {draft_name!r} uses a different tokenizer from the master "
+        f"({len(draft_vocab):,} vs {len(target_vocab):,} tokens; first differences: "
+        + ", ".join(f"{token!r}={index}" for token, index in differ)
+        + "); a draft must share the target's vocabulary"
+    )
