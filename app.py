@@ -5,10 +5,10 @@ navigation and serves a deep link such as /proof from it before this frame has r
 """
 import streamlit as st
 
-from ui.look import apply_look
-from ui.run_slots import page_slot
-from ui.settings import shared_sidebar
-from ui.texts.pages import PAGE_TITLES, page_title
+from ui.shared.pages import PAGE_TITLES, page_title
+from ui.shared.run_slots import page_slot
+from ui.shared.sidebar import shared_sidebar
+from ui.shared.theme import apply_look
 
 st.set_page_config(page_title="御筆樓 Scriptorium", page_icon="🖌️", layout="wide")
 with page_slot():

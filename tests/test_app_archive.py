@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from specdec_core.services.archive import Archive
 from specdec_core.settings import DecodeSettings
-from ui.loading import cached_run
+from ui.shared.models import cached_run
 
 
 @pytest.fixture
@@ -110,7 +110,7 @@ def test_an_exported_file_imports_back(store):
 def replay_page():
     import streamlit as st
 
-    from ui.archive_store import load_replay
+    from ui.archive.store import load_replay
 
     trace = load_replay()
     st.write("none" if trace is None else trace.text)

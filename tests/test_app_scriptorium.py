@@ -41,7 +41,7 @@ def test_the_end_shows_the_whole_run_and_its_counters():
     buttons(app)["To the end ⏭"].click().run()
     assert not app.exception
     choice = app.session_state["choice"]
-    from ui.loading import cached_run
+    from ui.shared.models import cached_run
 
     summary = summarize(Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings)[0]))
     assert metrics(app)[:2] == [str(summary["tokens"]), str(summary["target_forwards"])]
@@ -67,7 +67,7 @@ def test_changing_k_changes_the_run():
 
 def test_an_archived_run_replays_exactly():
     open_tiny()  # a k=3 run, archived when it is made (or already, by an earlier test)
-    from ui.archive_store import archive
+    from ui.archive.store import archive
 
     stored = next(row for row in archive().list() if row.k == 3)
     replay = open_page("scriptorium", "en", pair="tiny", k="1", run=str(stored.id))

@@ -7,7 +7,7 @@ import json
 import pytest
 from app_pages import open_page, set_setting
 
-from ui.texts.speed_lab import TEXT
+from ui.speed_lab.texts import TEXT
 
 SMALL = dict(pair="tiny", max_new="8")  # the sidebar's fewest tokens: each measurement takes about a second
 METRICS = ["m_alpha", "m_c", "m_verify", "m_tokens", "m_tps_spec", "m_tps_plain", "m_measured", "m_predicted"]

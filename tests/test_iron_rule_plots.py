@@ -3,8 +3,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ui import iron_rule_data as data
-from ui import iron_rule_plots as plots
+from specdec_core.decoding import one_position
+from ui.iron_rule import plots as plots
+from ui.iron_rule import runs as data
 
 LABELS = ["月", "光", "山"]
 P, Q = [0.5, 0.3, 0.2], [0.2, 0.2, 0.6]
@@ -47,7 +48,7 @@ def test_residual_convergence_and_histogram_carry_their_numbers():
 
 
 def test_toy_table_gives_the_normalised_weights():
-    dists = data.distributions(data.toy_position(data.TOY))
+    dists = one_position.distributions(data.toy_position(data.TOY))
     assert dists.p == pytest.approx(data.TOY["p"] / data.TOY["p"].sum(), abs=1e-6)
     assert dists.q == pytest.approx(data.TOY["q"] / data.TOY["q"].sum(), abs=1e-6)
     assert dists.alpha == pytest.approx(np.minimum(dists.p, dists.q).sum(), abs=1e-6)
@@ -81,27 +82,27 @@ def test_a_one_row_table_is_too_small():
 
 def test_the_rule_reproduces_p_and_a_broken_one_does_not():
     position = data.toy_position(data.TOY)
-    p = data.distributions(position).p
-    exact = data.run_rule(position, "exact", 20_000, seed=1)
-    broken = data.run_rule(position, "accept-all", 20_000, seed=1)
-    assert data.tv_curve(exact.written, p)[1][-1] < 0.02
-    assert data.tv_curve(broken.written, p)[1][-1] > 0.25  # it writes q: TV(p, q) = 0.32
+    p = one_position.distributions(position).p
+    exact = one_position.run_rule(position, "exact", 20_000, seed=1)
+    broken = one_position.run_rule(position, "accept-all", 20_000, seed=1)
+    assert one_position.tv_curve(exact.written, p)[1][-1] < 0.02
+    assert one_position.tv_curve(broken.written, p)[1][-1] > 0.25  # it writes q: TV(p, q) = 0.32
     assert exact.sealed.mean() == pytest.approx(0.68, abs=0.02)  # alpha of the toy table
 
 
 def test_same_seed_same_draws():
     position = data.toy_position(data.TOY)
-    first, again = data.run_rule(position, "exact", 3_000, seed=7), data.run_rule(position, "exact", 3_000, seed=7)
+    first, again = one_position.run_rule(position, "exact", 3_000, seed=7), one_position.run_rule(position, "exact", 3_000, seed=7)
     assert (first.written == again.written).all() and (first.alone == again.alone).all()
 
 
 def test_large_vocabularies_show_top_tokens_and_pool_the_rest():
     rng = np.random.default_rng(0)
     p, q = rng.dirichlet(np.ones(100)), rng.dirichlet(np.ones(100))
-    dists = data.Distributions(p, q, float(np.minimum(p, q).sum()), p, np.ones(100))
-    ids = data.shown_tokens(dists)
+    dists = one_position.Distributions(p, q, float(np.minimum(p, q).sum()), p, np.ones(100))
+    ids = one_position.shown_tokens(dists)
     assert len(ids) < 100 and (np.diff(p[ids]) <= 0).all()
-    shown = data.collapse(p, ids)
+    shown = one_position.collapse(p, ids)
     assert len(shown) == len(ids) + 1 and sum(shown) == pytest.approx(1.0)
-    assert list(data.cells(np.array([ids[0], ids[2], 99 if 99 not in ids else -1]), ids, 100)) == [0, 2, len(ids)]
+    assert list(one_position.cells(np.array([ids[0], ids[2], 99 if 99 not in ids else -1]), ids, 100)) == [0, 2, len(ids)]
     assert data.max_draws(16) == data.MAX_DRAWS and data.max_draws(49_152) == data.MIN_DRAWS

@@ -2,7 +2,7 @@
 from specdec_core.algorithm.trace import summarize
 from specdec_core.decoding.generate import speculative_generate
 from specdec_core.settings import DecodeSettings
-from ui.moments import moments, progress_at
+from ui.scriptorium.moments import moments, progress_at
 
 
 def test_moments_end_where_the_run_ends(tiny, tiny_prompt):

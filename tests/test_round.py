@@ -7,12 +7,12 @@ import torch
 from specdec_core.algorithm import round as round_module
 from specdec_core.algorithm.round import speculative_round
 from specdec_core.decoding import generate as engine
-from specdec_core.decoding import proof
+from specdec_core.decoding import one_position, proof
 from specdec_core.decoding.generate import speculative_generate
 from specdec_core.decoding.round_models import ManyRowScribe, OneRowScribe, OneRowTarget, SharedPrefixTarget
 from specdec_core.runtimes.cached_lm import CachedLM, SharedPrefix
 from specdec_core.settings import DecodeSettings, SamplingConfig
-from ui import iron_rule_data
+from ui.iron_rule import runs as iron_rule_data
 
 
 def one_row_round(tiny, prompt, settings, seed):
@@ -58,14 +58,14 @@ def test_the_sheet_the_proof_and_the_iron_rule_all_run_the_one_round(tiny, tiny_
         callers.append(args[2].shape[0])  # the batch size each caller asked for
         return real(*args, **kwargs)
 
-    for module in (engine, proof, iron_rule_data):
+    for module in (engine, proof, one_position):
         monkeypatch.setattr(module, "speculative_round", spy)
     speculative_generate(tiny.as_target(), tiny.scribe(), tiny_prompt, DecodeSettings(max_new_tokens=6))
     sheet = len(callers)
     proof.sample_continuations(tiny.target, tiny.scribe(), tiny_prompt, 300, 2, DecodeSettings(k=2))
     in_proof = len(callers) - sheet
     position = iron_rule_data.toy_position(iron_rule_data.TOY)
-    iron_rule_data.run_rule(position, "exact", 500, seed=0)
+    one_position.run_rule(position, "exact", 500, seed=0)
     assert sheet >= 1 and callers[:sheet] == [1] * sheet
     assert in_proof >= 1 and max(callers[sheet : sheet + in_proof]) > 1
     assert callers[-1] == 500
@@ -74,8 +74,8 @@ def test_the_sheet_the_proof_and_the_iron_rule_all_run_the_one_round(tiny, tiny_
 def test_the_iron_rule_writes_p_through_the_round(tiny):
     """k = 1 at one fixed position: the written tokens follow p, the scribe's sealed rate is alpha."""
     position = iron_rule_data.toy_position(iron_rule_data.TOY)
-    dists = iron_rule_data.distributions(position)
-    draws = iron_rule_data.run_rule(position, "exact", 20_000, seed=3)
+    dists = one_position.distributions(position)
+    draws = one_position.run_rule(position, "exact", 20_000, seed=3)
     frequencies = np.bincount(draws.written, minlength=len(dists.p)) / len(draws.written)
     assert 0.5 * np.abs(frequencies - dists.p).sum() < 0.02
     assert abs(draws.sealed.mean() - dists.alpha) < 0.02

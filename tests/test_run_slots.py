@@ -3,7 +3,8 @@ import threading
 import time
 
 from specdec_core.settings import DecodeSettings
-from ui import loading, run_slots
+from ui.shared import models as loading
+from ui.shared import run_slots
 
 
 def test_sessions_asking_for_the_same_run_at_once_share_one_computation(monkeypatch):

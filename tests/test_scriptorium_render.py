@@ -3,9 +3,9 @@ import pytest
 
 from specdec_core.decoding.generate import speculative_generate
 from specdec_core.settings import DecodeSettings
-from ui.moments import moments
-from ui.render import display_piece, prompt_tail, sheet_html
-from ui.scriptorium_plots import cache_figure, candidate_figure
+from ui.scriptorium.moments import moments
+from ui.scriptorium.plots import cache_figure, candidate_figure
+from ui.scriptorium.sheet import display_piece, prompt_tail, sheet_html
 
 LABELS = {key: key for key in ("p", "q", "min", "r", "axis", "master", "scribe", "before", "after", "rolled", "kept", "dropped")}
 

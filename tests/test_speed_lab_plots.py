@@ -8,7 +8,7 @@ from specdec_core.algorithm.theory import best_k, expected_tokens_per_round, spe
 from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.services.bench import time_split
 from specdec_core.settings import DecodeSettings
-from ui.speed_lab_plots import (
+from ui.speed_lab.plots import (
     K_MAX,
     best_label_position,
     breakdown_figure,
@@ -20,7 +20,7 @@ from ui.speed_lab_plots import (
     theory_curve,
     verdict,
 )
-from ui.texts.speed_lab import TEXT
+from ui.speed_lab.texts import TEXT
 
 CURVE_LABELS = {key: key for key in ("title", "k", "speedup", "theory", "paper", "measured", "earlier", "best", "plain")}
 SPLIT_LABELS = {key: key for key in ("title", "ms", "speculative", "plain", "draft", "verify", "other")}

@@ -3,10 +3,11 @@ import importlib
 import pkgutil
 import string
 
-import ui.texts
-from ui.i18n import Texts
+import ui
+from ui.shared.i18n import Texts
 
-MODULES = [importlib.import_module(f"ui.texts.{m.name}") for m in pkgutil.iter_modules(ui.texts.__path__)]
+FOLDERS = [m.name for m in pkgutil.iter_modules(ui.__path__) if m.ispkg]  # a page's folder, or shared/
+MODULES = [importlib.import_module(f"ui.{folder}.texts") for folder in FOLDERS] + [importlib.import_module("ui.shared.pages")]
 ENTRIES = [
     (module.__name__, key, entry)
     for module in MODULES
@@ -21,7 +22,7 @@ def blanks(text: str) -> set[str]:
 
 
 def test_every_page_has_its_words():
-    assert {m.__name__.rsplit(".", 1)[1] for m in MODULES} >= {"common", "parable", "scriptorium", "iron_rule", "proof", "speed_lab", "archive"}
+    assert {m.__name__.split(".")[1] for m in MODULES} >= {"shared", "parable", "scriptorium", "iron_rule", "proof", "speed_lab", "archive"}
     assert len(ENTRIES) > 200
 
 

@@ -7,8 +7,8 @@ from specdec_core.algorithm.trace import Trace, TraceError
 from specdec_core.decoding.generate import speculative_generate
 from specdec_core.services.archive import Archive
 from specdec_core.settings import DecodeSettings
-from ui.moments import moments
-from ui.render import sheet_html
+from ui.scriptorium.moments import moments
+from ui.scriptorium.sheet import sheet_html
 
 
 @pytest.fixture(scope="module")

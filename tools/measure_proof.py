@@ -1,7 +1,7 @@
 """Time the proof page's work: 10,000 speculative and 10,000 plain samples of the first two tokens.
 
 Usage: .venv/bin/python -m tools.measure_proof [--pair poetry] [--samples 10000]
-Runs the page's own code path (ui.proof_runs: two streams drawn in turn, a test after every batch)
+Runs the page's own code path (ui.proof.runs: two streams drawn in turn, a test after every batch)
 without a browser, and prints the seconds spent drawing and testing.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ import time
 from specdec_core.decoding.proof import exact_distribution
 from specdec_core.pairs.registry import load_pair
 from specdec_core.settings import DecodeSettings
-from ui.proof_runs import POSITIONS, Exact, ProofRun, draw_batch, fit, streams
+from ui.proof.runs import POSITIONS, Exact, ProofRun, draw_batch, fit, streams
 
 
 def main() -> None:

@@ -1,9 +1,9 @@
 """The parable (home): five short acts, each linked to the page that performs it on a real run."""
 import streamlit as st
 
-from ui.i18n import language
-from ui.texts.pages import page_title
-from ui.texts.parable import MAPPING, TEXT
+from ui.parable.texts import MAPPING, TEXT
+from ui.shared.i18n import language
+from ui.shared.pages import page_title
 
 ACTS = {  # act -> the pages that show it on real models
     1: ["speed_lab"],

@@ -5,14 +5,14 @@ import streamlit as st
 
 from specdec_core.algorithm.rules import EXPLANATIONS, RULES
 from specdec_core.pairs.pair import PairError
-from ui.i18n import language
-from ui.persist import remembered
-from ui.proof_runs import ProofRun, cached_exact, draw_batch, streams
-from ui.proof_view import show_results
-from ui.run_slots import long_work
-from ui.settings import current_choice
-from ui.texts.common import TEXT as COMMON
-from ui.texts.proof import TEXT
+from ui.proof.results import show_results
+from ui.proof.runs import ProofRun, cached_exact, draw_batch, streams
+from ui.proof.texts import TEXT
+from ui.shared.i18n import language
+from ui.shared.persist import remembered
+from ui.shared.run_slots import long_work
+from ui.shared.sidebar import current_choice
+from ui.shared.texts import TEXT as COMMON
 
 choice, pair = current_choice()
 st.title(TEXT("title"))

@@ -4,12 +4,12 @@ import streamlit as st
 from specdec_core.algorithm.trace import Trace
 from specdec_core.pairs.pair import PairError
 from specdec_core.settings import SettingsError
-from ui.archive_store import clear_replay, load_replay
-from ui.loading import cached_run
-from ui.scriptorium_view import show_run
-from ui.settings import current_choice
-from ui.texts.common import TEXT as COMMON
-from ui.texts.scriptorium import TEXT
+from ui.archive.store import clear_replay, load_replay
+from ui.scriptorium.stepper import show_run
+from ui.scriptorium.texts import TEXT
+from ui.shared.models import cached_run
+from ui.shared.sidebar import current_choice
+from ui.shared.texts import TEXT as COMMON
 
 choice, pair = current_choice()
 st.title(TEXT("title"))

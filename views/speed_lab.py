@@ -1,23 +1,10 @@
 """Page 5, the speed lab: measured alpha, c and verify cost, the speedup beside the theory's curve, a k x temperature sweep."""
 import streamlit as st
 
-from specdec_core.pairs.pair import PairError
-from specdec_core.settings import SettingsError
-from ui.run_slots import long_work
-from ui.settings import current_choice
-from ui.speed_lab_plots import breakdown_figure, speedup_figure, sweep_best, sweep_heatmap, theory_best, verdict
-from ui.speed_lab_runs import (
-    MEASURE_PROMPTS,
-    REPEATS,
-    SWEEP_PROMPTS,
-    cached_bench,
-    measure_settings,
-    sweep_cells,
-)
-from ui.texts.common import TEXT as COMMON
-from ui.texts.speed_lab import TEXT
-
-RUN_ERRORS = (PairError, SettingsError, ValueError)  # the engine's messages are sentences a student can read
+from ui.shared.sidebar import current_choice
+from ui.speed_lab.runs import MEASURE_PROMPTS, SWEEP_PROMPTS
+from ui.speed_lab.sections import show_measurement, show_sweep
+from ui.speed_lab.texts import TEXT
 
 choice, pair = current_choice()
 st.title(TEXT("title"))
@@ -26,109 +13,10 @@ st.caption(TEXT("formula"))
 if not pair.example_prompts:
     st.warning(TEXT("no_examples"))
     st.stop()
-
-
-def show_measurement(prompts: tuple[str, ...]) -> None:
-    settings = measure_settings(choice.settings)
-    run = (choice.pair, choice.device, choice.scribe, settings, prompts)
-    try:
-        with st.spinner(TEXT("measuring", n=len(prompts), tokens=settings.max_new_tokens)), long_work():
-            result = cached_bench(*run)
-    except RUN_ERRORS as error:
-        st.error(COMMON("cannot_run", error=error))
-        return
-    sampling = settings.sampling
-    st.caption(TEXT("measured_on", n=len(prompts), tokens=settings.max_new_tokens, repeats=REPEATS, device=result["device"],
-                    scribe=result["scribe"], k=settings.k, temperature=sampling.temperature, noise=settings.noise, seed=settings.seed))
-    show_metrics(result)
-    # Earlier measurements that differ only in k go on the same chart: that is the trade k makes.
-    same_but_k = repr((choice.pair, choice.device, choice.scribe, prompts, settings.sampling, settings.noise, settings.seed, settings.max_new_tokens))
-    earlier = st.session_state.setdefault("speed_lab_points", {}).setdefault(same_but_k, {})
-    earlier[settings.k] = result["speedup_vs_plain"]
-    best, best_speedup = theory_best(result["alpha"], result["c"], result["verify_cost"])
-    left, right = st.columns([3, 2])
-    with left:
-        st.plotly_chart(speedup_figure(result, earlier, curve_labels(best)), key="speed_curve")
-        st.caption(TEXT("curve_caption", k=settings.k, best=best, best_speedup=best_speedup))
-    with right:
-        st.plotly_chart(breakdown_figure(result["time_split"], split_labels()), key="time_split")
-        st.caption(TEXT("split_caption", tokens=settings.max_new_tokens))
-    show_verdict(result)
-
-
-def show_metrics(result: dict) -> None:
-    tps = result["tokens_per_s"]
-    cards = [
-        ("m_alpha", f"{result['alpha']:.2f}", "m_alpha_help"),
-        ("m_c", f"{result['c']:.3f}", "m_c_help"),
-        ("m_verify", f"{result['verify_cost']:.2f}", "m_verify_help"),
-        ("m_tokens", f"{result['tokens_per_target_forward']:.2f}", "m_tokens_help"),
-        ("m_tps_spec", f"{tps['speculative']:.0f}", None),
-        ("m_tps_plain", f"{tps['plain']:.0f}", None),
-        ("m_measured", TEXT("times", x=result["speedup_vs_plain"]), "m_measured_help"),
-        ("m_predicted", TEXT("times", x=result["predicted_speedup"]), "m_predicted_help"),
-    ]
-    for row in (cards[:4], cards[4:]):
-        for column, (label, value, help_key) in zip(st.columns(4), row):
-            column.metric(TEXT(label), value, help=TEXT(help_key) if help_key else None)
-
-
-def show_verdict(result: dict) -> None:
-    faster, numbers, reasons = verdict(result)
-    if faster:
-        st.success(TEXT("fast", **numbers))
-        return
-    lines = [TEXT("slow", **numbers), ""] + ["- " + TEXT(reason, **numbers) for reason in reasons]
-    st.warning("\n".join(lines))
-
-
-def curve_labels(best: int) -> dict[str, str]:
-    keys = {"title": "curve_title", "k": "axis_k", "speedup": "axis_speedup", "theory": "curve_theory", "paper": "curve_paper",
-            "measured": "curve_measured", "earlier": "curve_earlier", "plain": "curve_plain"}
-    return {name: TEXT(key) for name, key in keys.items()} | {"best": TEXT("curve_best", k=best)}
-
-
-def split_labels() -> dict[str, str]:
-    keys = {"title": "split_title", "ms": "split_ms", "speculative": "split_speculative", "plain": "split_plain",
-            "draft": "split_draft", "verify": "split_verify", "other": "split_other"}
-    return {name: TEXT(key) for name, key in keys.items()}
-
-
-def show_sweep(prompts: tuple[str, ...]) -> None:
-    cells = sweep_cells(choice.settings)
-    tokens = cells[0][2].max_new_tokens
-    st.header(TEXT("sweep_header"))
-    st.markdown(TEXT("sweep_intro", n=len(prompts), tokens=tokens))
-    # The sweep is long, so it runs only on request; k and temperature are swept, every other setting is its key.
-    key = repr((choice.pair, choice.device, choice.scribe, prompts, [s for _, _, s in cells]))
-    if st.button(TEXT("sweep_button", cells=len(cells)), key="sweep"):
-        st.session_state["speed_lab_sweep"] = key
-    if st.session_state.get("speed_lab_sweep") is None:
-        return
-    if st.session_state["speed_lab_sweep"] != key:
-        st.info(TEXT("sweep_stale"))
-        return
-    progress, measured = st.progress(0.0), {}
-    try:
-        with long_work():
-            for i, (k, t, settings) in enumerate(cells):
-                progress.progress(i / len(cells), text=TEXT("sweep_progress", k=k, t=t, i=i + 1, n=len(cells)))
-                measured[(k, t)] = cached_bench(choice.pair, choice.device, choice.scribe, settings, prompts)
-    except RUN_ERRORS as error:
-        st.error(COMMON("cannot_run", error=error))
-        return
-    progress.progress(1.0, text=TEXT("sweep_done", n=len(cells)))
-    ks, temperatures = sorted({k for k, _, _ in cells}), sorted({t for _, t, _ in cells})
-    labels = {"title": TEXT("sweep_title"), "k": TEXT("axis_k"), "temperature": TEXT("sweep_temperature"), "speedup": TEXT("sweep_speedup")}
-    st.plotly_chart(sweep_heatmap(measured, ks, temperatures, labels), key="sweep_heatmap")
-    k, t, s = sweep_best(measured)
-    st.caption(TEXT("sweep_best", k=k, t=t, s=s))
-
-
 if st.button(TEXT("measure"), key="measure", type="primary", help=TEXT("measure_help")):
     st.session_state["speed_lab_measuring"] = True
 if st.session_state.get("speed_lab_measuring"):
-    show_measurement(tuple(pair.example_prompts[:MEASURE_PROMPTS]))
+    show_measurement(choice, tuple(pair.example_prompts[:MEASURE_PROMPTS]))
 else:
     st.info(TEXT("press_measure"))
-show_sweep(tuple(pair.example_prompts[:SWEEP_PROMPTS]))
+show_sweep(choice, tuple(pair.example_prompts[:SWEEP_PROMPTS]))

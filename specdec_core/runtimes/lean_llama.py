@@ -1,17 +1,13 @@
 """A Llama's cached forward on CPU in a few tensor operations a layer, for the draft and the master alike.
 
 A decode feeds one token per forward (k + 1 to verify), and transformers' Llama runs each forward
-through dozens of modules, dtype casts and cache bookkeeping per layer. For a small draft that is
-most of the cost: on 2 CPU cores the smollm2 early exit (4 layers, int8 products) took about 4 ms
-a token that way in a loop of its own, of which its matrix products are under 2. This forward
-keeps the same arithmetic (the same linear layers or int8 kernel, float32 elsewhere, the model's
-own rotary tables) and writes into a preallocated key/value cache; an int8 model's query, key and
-value matrices are multiplied as one, and its gate and up as one. Its logits equal transformers'
-to the bit on the smollm2 models (``tests/test_lean_llama.py`` checks them to 1e-5). Timed as in
-a decode (2026-12-03, ``python -m tools.lean_forward``): the early exit 6.8 -> 4.8 ms a drafted
-token, the eight-layer draft 10.6 -> 7.7; the master 57.5 -> 54.7 ms for one new token, and its
-two-token forward 1.06 -> 1.01 times that. The master takes it too, so the speedup compares a lean
-draft with a lean master, not with transformers' overhead.
+through dozens of modules, dtype casts and cache bookkeeping per layer: for a small draft that is
+most of the cost. This forward keeps the same arithmetic (the same linear layers or int8 kernel,
+float32 elsewhere, the model's own rotary tables) and writes into a preallocated key/value cache;
+an int8 model's query, key and value matrices are multiplied as one, and its gate and up as one.
+Its logits equal transformers' (``tests/test_lean_llama.py`` checks them to 1e-5). The target takes
+it too, so a speedup compares a lean draft with a lean target, not with transformers' overhead.
+The timings are on the model card (assets/models/README.md).
 
 ``cached_lm_for`` gives a model this forward where it fits and transformers' (cached_lm.py)
 otherwise; both offer the same calls.

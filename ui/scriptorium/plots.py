@@ -4,8 +4,8 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from specdec_core.algorithm.trace import Candidate, Round
-from ui.look import INK, LIGHT_INK, VERMILION, on_paper
-from ui.render import chart_piece
+from ui.scriptorium.sheet import chart_piece
+from ui.shared.theme import INK, LIGHT_INK, VERMILION, on_paper
 
 OVERLAP = "rgba(178, 34, 34, 0.18)"  # min(p, q): the mass where the scribe and the master agree
 

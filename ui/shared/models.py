@@ -19,8 +19,8 @@ from specdec_core.pairs.pair import PairError
 from specdec_core.pairs.registry import PAIR_LOADERS, available_pairs, load_pair
 from specdec_core.runtimes.device import pick_device
 from specdec_core.settings import DecodeSettings
-from ui.archive_store import keep_run
-from ui.run_slots import run_slot
+from ui.archive.store import keep_run
+from ui.shared.run_slots import run_slot
 
 MODEL_DIR_VAR = "SCRIPTORIUM_MODEL_DIR"
 OTHER_PAIRS_KEPT = 2  # loaded pairs of the server's own folder held in memory at once

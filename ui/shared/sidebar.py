@@ -16,9 +16,9 @@ import streamlit as st
 
 from specdec_core.pairs.pair import ModelPair, PairError
 from specdec_core.settings import DecodeSettings, SamplingConfig
-from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
-from ui.loading import cached_pair, device_names, other_pairs_allowed, pair_names
-from ui.texts.common import TEXT
+from ui.shared.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from ui.shared.models import cached_pair, device_names, other_pairs_allowed, pair_names
+from ui.shared.texts import TEXT
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Words of the home page: the parable in five acts, in our own words, and its mapping to the algorithm."""
-from ui.i18n import Texts
+from ui.shared.i18n import Texts
 
 TEXT = Texts(
     {

@@ -10,11 +10,11 @@ import json
 import streamlit as st
 
 from specdec_core.algorithm.trace import Round, Trace
-from ui.i18n import markdown_literal
-from ui.moments import Moment, moments, positions, progress_at
-from ui.render import display_piece, sheet_html
-from ui.scriptorium_plots import cache_figure, candidate_figure
-from ui.texts.scriptorium import TEXT
+from ui.scriptorium.moments import Moment, moments, positions, progress_at
+from ui.scriptorium.plots import cache_figure, candidate_figure
+from ui.scriptorium.sheet import display_piece, sheet_html
+from ui.scriptorium.texts import TEXT
+from ui.shared.i18n import markdown_literal
 
 PLAY_SECONDS = 0.8
 

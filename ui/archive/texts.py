@@ -1,5 +1,5 @@
 """Words of the archive page (卷宗) and of its replay and import messages."""
-from ui.i18n import Texts
+from ui.shared.i18n import Texts
 
 TEXT = Texts(
     {

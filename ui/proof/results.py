@@ -4,9 +4,9 @@ from __future__ import annotations
 import streamlit as st
 
 from specdec_core.algorithm.stats import MIN_EXPECTED
-from ui.proof_plots import histogram_figure, top_cells, tv_history_figure
-from ui.proof_runs import Exact, ProofRun, fit
-from ui.texts.proof import TEXT
+from ui.proof.plots import histogram_figure, top_cells, tv_history_figure
+from ui.proof.runs import Exact, ProofRun, fit
+from ui.proof.texts import TEXT
 
 WHO = ("speculative", "plain")
 

@@ -1,5 +1,5 @@
 """Words of the shared sidebar and of messages every page may show."""
-from ui.i18n import Texts
+from ui.shared.i18n import Texts
 
 TEXT = Texts(
     {

@@ -7,8 +7,8 @@ import streamlit as st
 
 from specdec_core.services.bench import run_bench
 from specdec_core.settings import DecodeSettings, SamplingConfig
-from ui.loading import cached_pair
-from ui.run_slots import run_slot
+from ui.shared.models import cached_pair
+from ui.shared.run_slots import run_slot
 
 # Sized so one measurement takes a few seconds on two busy CPU cores with the poetry pair, and the
 # 15-cell sweep well under a minute. One repeat: the bench interleaves the methods, which is what

@@ -13,7 +13,7 @@ import streamlit as st
 
 from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError
 from specdec_core.services.archive import Archive, ArchiveError, MissingRun, default_path
-from ui.texts.archive import TEXT
+from ui.archive.texts import TEXT
 
 REPLAY_PARAM = "run"
 REPLAY_KEY = "replay_run"

@@ -9,8 +9,8 @@ import html
 import re
 
 from specdec_core.algorithm.trace import Round, Trace
-from ui.look import INK, LIGHT_INK, PAPER, VERMILION
-from ui.moments import Moment
+from ui.scriptorium.moments import Moment
+from ui.shared.theme import INK, LIGHT_INK, PAPER, VERMILION
 
 CELL_KINDS = ("prompt", "draft", "sealed", "struck", "discarded", "corrected", "bonus", "plain")  # the style's classes
 PROMPT_SHOWN = 30  # characters of the prompt's end drawn before the run

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from ui.i18n import language
+from ui.shared.i18n import language
 
 
 def remembered(key: str, default, url: str | None = None, options: Sequence | None = None) -> dict:

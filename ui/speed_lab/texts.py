@@ -1,5 +1,5 @@
 """Words of the speed lab (page 5, 速度實驗室), Traditional Chinese first, then English."""
-from ui.i18n import Texts
+from ui.shared.i18n import Texts
 
 TEXT = Texts(
     {

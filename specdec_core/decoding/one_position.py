@@ -1,16 +1,13 @@
-"""The iron rule at one position: p and q from a toy table or from the models, and the rule run N times.
+"""One position, studied alone: the target's and the draft's scores there, what the rule makes of them,
+and the rule run N times with k = 1 (the iron rule page's computation).
 
-Everything here calls the core (the round every page runs, round.speculative_round, with k = 1;
-drafting.draft_token for q; theory.expected_acceptance); it only chooses the inputs and counts the
-outcomes, so the page can stay a short script.
+The draws go through round.speculative_round, the round every page runs, with fixed scores.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
-import streamlit as st
 import torch
 
 from specdec_core.algorithm.drafting import draft_token
@@ -19,26 +16,13 @@ from specdec_core.algorithm.rules import RULES
 from specdec_core.algorithm.sampling import probs_from_logits
 from specdec_core.algorithm.stats import total_variation
 from specdec_core.algorithm.theory import expected_acceptance
-from specdec_core.algorithm.trace import Trace
 from specdec_core.algorithm.verify import acceptance_probability, residual
 from specdec_core.decoding.round_models import FixedScores
+from specdec_core.pairs.pair import ModelPair
 from specdec_core.runtimes.cached_lm import last_logits
 from specdec_core.settings import DecodeSettings, SamplingConfig
-from ui.loading import cached_pair, cached_run
 
-TOY = pd.DataFrame({"token": list("月光山水風"), "p": [40.0, 25.0, 15.0, 12.0, 8.0], "q": [15.0, 40.0, 10.0, 10.0, 25.0]})
-MIN_TOKENS, MAX_TOKENS = 2, 12
-DRAW_BUDGET = 20_000_000  # draws x vocabulary size: each draw samples over the whole vocabulary
-MAX_DRAWS, MIN_DRAWS = 20_000, 500
-TOP_N = 8  # real mode shows the union of the top entries of p, q and r; the rest is pooled
-
-
-class ToyTableError(ValueError):
-    """A toy table that is not a pair of distributions; `key` and `values` fill the page's message."""
-
-    def __init__(self, key: str, **values):
-        super().__init__(key)
-        self.key, self.values = key, values
+TOP_N = 8  # a large vocabulary is shown as the union of the top entries of p, q and r; the rest is pooled
 
 
 @dataclass(frozen=True)
@@ -91,45 +75,6 @@ class Draws:
     alone: np.ndarray  # (N,) tokens drawn from p directly
 
 
-def toy_position(table: pd.DataFrame) -> Position:
-    """A Position from the editable table (any non-negative weights), or a ToyTableError."""
-    labels = _toy_labels(table)
-    weights = {column: _toy_weights(table, column) for column in ("p", "q")}
-    # log of the normalised weights: softmax at temperature 1 gives the weights back, zeros stay zero
-    with np.errstate(divide="ignore"):
-        logits = {column: np.log(w / w.sum()).astype(np.float32) for column, w in weights.items()}
-    return Position(tuple(labels), logits["p"], logits["q"])
-
-
-def _toy_labels(table: pd.DataFrame) -> list[str]:
-    if not MIN_TOKENS <= len(table) <= MAX_TOKENS:
-        raise ToyTableError("toy_count", n=len(table), low=MIN_TOKENS, high=MAX_TOKENS)
-    labels = []
-    for row, label in enumerate(table["token"], start=1):
-        label = "" if label is None or (isinstance(label, float) and np.isnan(label)) else str(label).strip()
-        if not label:
-            raise ToyTableError("toy_no_label", row=row)
-        if label in labels:
-            raise ToyTableError("toy_repeat", label=label)
-        labels.append(label)
-    return labels
-
-
-def _toy_weights(table: pd.DataFrame, column: str) -> np.ndarray:
-    numbers = pd.to_numeric(table[column], errors="coerce")
-    for row, (raw, number) in enumerate(zip(table[column], numbers), start=1):
-        if raw is None or (isinstance(raw, float) and np.isnan(raw)):  # the editor empties a cell it cannot read
-            raise ToyTableError("toy_empty", row=row, column=column)
-        if pd.isna(number) or not np.isfinite(number):
-            raise ToyTableError("toy_not_number", row=row, column=column, value=raw)
-        if number < 0:
-            raise ToyTableError("toy_negative", row=row, column=column, value=number)
-    weights = numbers.to_numpy(dtype=np.float64)
-    if weights.sum() <= 0:
-        raise ToyTableError("toy_all_zero", column=column)
-    return weights
-
-
 def distributions(position: Position) -> Distributions:
     """p as the engine's verify step builds it; q as its drafting step builds it (same function)."""
     settings = position.decode_settings()
@@ -140,12 +85,6 @@ def distributions(position: Position) -> Distributions:
     q = q.double()
     accept_prob = acceptance_probability(p, q)
     return Distributions(p.numpy(), q.numpy(), expected_acceptance(p, q), residual(p, q).numpy(), accept_prob.numpy())
-
-
-def max_draws(vocab_size: int) -> int:
-    """The most draws the page offers: every draw samples over the whole vocabulary."""
-    cap = DRAW_BUDGET // max(vocab_size, 1) // MIN_DRAWS * MIN_DRAWS
-    return int(min(MAX_DRAWS, max(MIN_DRAWS, cap)))
 
 
 def run_rule(position: Position, rule: str, n: int, seed: int, batch: int = 2_000) -> Draws:
@@ -202,39 +141,22 @@ def collapse(values: np.ndarray, ids: np.ndarray) -> list[float]:
     return shown if len(ids) == len(values) else shown + [float(values.sum() - values[ids].sum())]
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def cached_draws(position: Position, rule: str, n: int, seed: int) -> Draws:
-    return run_rule(position, rule, n, seed)
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def real_run_tokens(pair_name: str, device: str, scribe: str, prompt: str, settings: DecodeSettings
-                    ) -> tuple[list[int], list[int]]:
-    """(prompt tokens, written tokens) of the sidebar's run."""
-    trace = Trace.from_json(cached_run(pair_name, device, scribe, prompt, settings)[0])
-    return trace.prompt_tokens, trace.tokens
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def real_position(pair_name: str, device: str, scribe: str, prompt: str, settings: DecodeSettings, at: int) -> Position:
-    """Master's and scribe's scores after the prompt and the run's first `at` tokens."""
-    pair = cached_pair(pair_name, device)
-    prompt_tokens, tokens = real_run_tokens(pair_name, device, scribe, prompt, settings)
-    context = prompt_tokens + tokens[:at]
+def model_position(pair: ModelPair, scribe: str, context: list[int], written: int | None, settings: DecodeSettings) -> Position:
+    """The target's and the scribe's scores after `context`, labelled by the pair's vocabulary."""
     vocab = pair.vocab_size
     target = last_logits(pair.target, torch.tensor([context]))[0, -1, :vocab]
     drafter = pair.scribe(scribe)
     drafter.start()
     scores = drafter.next_logits(context)
-    target = pair.as_target()
+    decoding = pair.as_target()
     return Position(
-        labels=_unique_labels([target.piece(t) for t in range(vocab)]),
+        labels=_unique_labels([decoding.piece(t) for t in range(vocab)]),
         target_logits=target.float().cpu().numpy(),
         scribe_logits=None if scores is None else scores[:vocab].float().cpu().numpy(),
         sampling=settings.sampling,
         noise=settings.noise,
-        context=target.decode(context),
-        written=target.piece(tokens[at]) if at < len(tokens) else "",
+        context=decoding.decode(context),
+        written=decoding.piece(written) if written is not None else "",
     )
 
 

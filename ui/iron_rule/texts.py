@@ -1,5 +1,5 @@
 """Words of the iron rule page (鐵律), Traditional Chinese first."""
-from ui.i18n import Texts
+from ui.shared.i18n import Texts
 
 TEXT = Texts(
     {

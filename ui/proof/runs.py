@@ -13,8 +13,8 @@ import streamlit as st
 
 from specdec_core.algorithm.stats import FitResult, goodness_of_fit
 from specdec_core.decoding.proof import ExactDistribution, SampleStream, exact_distribution
-from ui.loading import cached_pair
-from ui.run_slots import run_slot
+from ui.shared.models import cached_pair
+from ui.shared.run_slots import run_slot
 
 POSITIONS = 2  # the first token and the joint of the first two
 STREAMING_RESAMPLES, FINAL_RESAMPLES = 40, 200  # bootstrap size while streaming, and at the end

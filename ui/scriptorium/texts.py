@@ -1,5 +1,5 @@
 """Words of the scriptorium page."""
-from ui.i18n import Texts
+from ui.shared.i18n import Texts
 
 TEXT = Texts(
     {

@@ -1,5 +1,5 @@
 """The six pages' titles, in the order the navigation lists them."""
-from ui.i18n import language
+from ui.shared.i18n import language
 
 PAGE_TITLES = {
     "parable": {"zh": "寓言：墨卿與阿速", "en": "The parable"},

@@ -8,7 +8,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from specdec_core.algorithm.theory import best_k, expected_tokens_per_round, speedup
-from ui.look import INK, LIGHT_INK, PAPER, VERMILION, on_paper
+from ui.shared.theme import INK, LIGHT_INK, PAPER, VERMILION, on_paper
 
 K_MAX = 12  # the sidebar's k slider goes to 12
 SEALED_GREEN = "#1f6f43"  # the sealed-character colour of ui/render.py: faster than the master alone

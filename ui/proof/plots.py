@@ -7,8 +7,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from specdec_core.decoding.proof import ExactDistribution
-from ui.look import INK, LIGHT_INK, VERMILION, on_paper
-from ui.render import chart_piece
+from ui.scriptorium.sheet import chart_piece
+from ui.shared.theme import INK, LIGHT_INK, VERMILION, on_paper
 
 TOP = 15
 

@@ -9,7 +9,7 @@ from typing import Sequence
 
 import plotly.graph_objects as go
 
-from ui.look import INK, LIGHT_INK, VERMILION, on_paper
+from ui.shared.theme import INK, LIGHT_INK, VERMILION, on_paper
 
 OVERLAP = "rgba(178, 34, 34, 0.30)"  # min(p, q): where the scribe's hand and the master's agree
 PALE_RED = "rgba(178, 34, 34, 0.45)"

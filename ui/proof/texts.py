@@ -1,5 +1,5 @@
 """Words of the proof page (分毫不差)."""
-from ui.i18n import Texts
+from ui.shared.i18n import Texts
 
 TEXT = Texts(
     {

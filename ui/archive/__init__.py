@@ -1,0 +1,1 @@
+"""The archive page's helpers."""

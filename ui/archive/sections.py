@@ -1,0 +1,143 @@
+"""The archive page's sections: filters, the table of runs, one run opened, and the import of a file."""
+from __future__ import annotations
+
+import streamlit as st
+
+from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError, summarize
+from specdec_core.services.archive import Archive, ArchiveError, RunFilter, RunRow
+from ui.archive.store import import_file, replay_in_scriptorium
+from ui.archive.texts import TEXT
+from ui.shared.i18n import language, markdown_literal
+
+CHOSEN = "archive_run"  # the selectbox's key; a click on the table's row sets it too
+TO_OPEN = "archive_open"  # a run to open on the next pass (a widget's key cannot change after it is drawn)
+
+
+def scribe_name(row: RunRow) -> str:
+    return row.scribe or TEXT("plain_scribe")
+
+
+def choice_label(row: RunRow) -> str:
+    time = row.created_at.strftime("%m-%d %H:%M")
+    facts = dict(id=row.id, time=time, pair=row.pair, scribe=scribe_name(row), k=row.k)
+    return TEXT.plain("choice_label", prompt=row.prompt_text[:12], **facts)  # a menu's options draw no Markdown
+
+
+def table(rows: list[RunRow]) -> dict[str, list]:
+    """Columns named in the reader's language, straight from the stored rows."""
+    return {
+        TEXT("col_id"): [r.id for r in rows],
+        TEXT("col_created"): [r.created_at.strftime("%Y-%m-%d %H:%M") for r in rows],
+        TEXT("pair"): [r.pair for r in rows],
+        TEXT("scribe"): [scribe_name(r) for r in rows],
+        "k": [r.k for r in rows],
+        TEXT("col_temperature"): [r.temperature for r in rows],
+        TEXT("col_seed"): [r.seed for r in rows],
+        TEXT("col_prompt"): [r.prompt_text for r in rows],
+        TEXT("col_tokens"): [r.tokens for r in rows],
+        TEXT("col_alpha"): [r.alpha for r in rows],
+        TEXT("col_per_forward"): [r.tokens_per_target_forward for r in rows],
+        TEXT("col_source"): [TEXT(f"source_{r.source}") for r in rows],
+    }
+
+
+def pick_row(ids: list[int]) -> None:
+    """Table click → the selectbox, so both ways of choosing agree."""
+    rows = st.session_state["runs_table"].selection.rows
+    if rows:
+        st.session_state[CHOSEN] = ids[rows[0]]
+
+
+def menu(where, label: str, options: list, format_func, key: str):
+    """A filter; keyed per language, since a switch would leave the old "all" label (or none) showing."""
+    key = f"{key}_{language()}"
+    if st.session_state.get(key) not in options:  # its last value was deleted from the archive: back to "all"
+        st.session_state[key] = None
+    return where.selectbox(label, options, format_func=format_func, key=key)
+
+
+def filters(choices: dict[str, list]) -> RunFilter:
+    st.subheader(TEXT("filters"))
+    everything = TEXT("any")  # read now: AppTest calls format_func after the run, outside the session
+    any_ = lambda value: everything if value is None else str(value)  # noqa: E731
+    columns = st.columns(5)
+    pair, scribe, k = (
+        menu(column, TEXT(name), [None, *choices[name]], any_, f"archive_{name}")
+        for column, name in zip(columns, ("pair", "scribe", "k"))
+    )
+    date_from = columns[3].date_input(TEXT("date_from"), value=None, key="archive_from")
+    date_to = columns[4].date_input(TEXT("date_to"), value=None, key="archive_to")
+    if date_from and date_to and date_from > date_to:
+        st.warning(TEXT("bad_dates"))
+    return RunFilter(pair, scribe, k, date_from, date_to)
+
+
+def show_run(store: Archive, row: RunRow) -> None:
+    st.subheader(TEXT("run_title", id=row.id))
+    source = TEXT(f"source_{row.source}")
+    time = row.created_at.strftime("%Y-%m-%d %H:%M:%S")
+    facts = dict(time=time, pair=row.pair, scribe=scribe_name(row), k=row.k, temperature=row.temperature, seed=row.seed)
+    st.caption(TEXT("run_facts", source=source, **facts))
+    try:
+        trace_json = store.get(row.id)
+        summary = summarize(Trace.from_json(trace_json))
+    except (ArchiveError, TraceError) as error:
+        st.error(TEXT("unreadable", id=row.id, error=error))
+        return
+    st.markdown(f"**{TEXT('prompt_label')}**　{markdown_literal(row.prompt_text)}\n\n**{TEXT('text_label')}**　{markdown_literal(row.text)}")
+    metrics = st.columns(4)
+    metrics[0].metric(TEXT("tokens"), summary["tokens"])
+    metrics[1].metric(TEXT("forwards"), summary["target_forwards"])
+    metrics[2].metric(TEXT("per_forward"), f"{summary['tokens_per_target_forward']:.2f}")
+    metrics[3].metric(TEXT("alpha"), "—" if summary["alpha"] is None else f"{summary['alpha']:.2f}")
+    actions = st.columns(3)
+    if actions[0].button(TEXT("replay"), help=TEXT("replay_help"), type="primary", key="archive_replay"):
+        replay_in_scriptorium(row.id)
+    name = f"scriptorium-run-{row.id}.json"
+    actions[1].download_button(TEXT("export"), trace_json, file_name=name, mime="application/json", key="archive_export")
+    with actions[2].popover(TEXT("delete")):
+        if st.button(TEXT("delete_confirm", id=row.id), key="archive_delete"):
+            store.delete(row.id)
+            st.toast(TEXT("deleted", id=row.id))
+            st.rerun()
+
+
+def import_section() -> None:
+    st.subheader(TEXT("import"))
+    limit_mb = MAX_TRACE_BYTES // 1_000_000
+    uploaded = st.file_uploader(TEXT("upload"), type=["json"], help=TEXT("import_help", mb=limit_mb))
+    # The uploader keeps its file across reruns: import each file once and keep saying what happened.
+    if uploaded is not None and st.session_state.get("archive_imported") != uploaded.file_id:
+        st.session_state["archive_imported"] = uploaded.file_id
+        outcome = st.session_state["archive_outcome"] = import_file(uploaded.getvalue())
+        if outcome.run_id is not None:  # open the run and list it: the table above was drawn before the import
+            st.session_state[TO_OPEN] = outcome.run_id
+            st.rerun()
+    outcome = st.session_state.get("archive_outcome") if uploaded is not None else None
+    if outcome is not None:
+        (st.success if outcome.ok else st.error)(outcome.message)
+
+
+def runs_section(store: Archive, choices: dict[str, list], total: int) -> None:
+    """The filters, the table of runs they leave, and the run chosen from it."""
+    rows = store.list(filters(choices))
+    if not rows:
+        st.info(TEXT("no_match" if total else "empty"))
+        return
+    ids = [r.id for r in rows]
+    st.caption(TEXT("shown", shown=len(rows), n=total))
+    st.dataframe(
+        table(rows),
+        hide_index=True,
+        on_select=lambda: pick_row(ids),
+        selection_mode="single-row",
+        key="runs_table",
+        column_config={TEXT(c): st.column_config.NumberColumn(format="%.2f") for c in ("col_alpha", "col_per_forward")},
+    )
+    if st.session_state.get(TO_OPEN) in ids:
+        st.session_state[CHOSEN] = st.session_state.pop(TO_OPEN)
+    if st.session_state.get(CHOSEN) not in ids:  # filtered out or deleted: open the newest instead
+        st.session_state[CHOSEN] = ids[0]
+    labels = {r.id: choice_label(r) for r in rows}
+    chosen = st.selectbox(TEXT("choose"), ids, format_func=labels.get, key=CHOSEN)
+    show_run(store, next(r for r in rows if r.id == chosen))

@@ -1,0 +1,1 @@
+"""The iron rule page's helpers."""

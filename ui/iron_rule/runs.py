@@ -1,0 +1,91 @@
+"""The iron rule page's inputs and cached computations: the editable toy table, the draw slider's cap,
+and the position of the sidebar's run. The computation itself is the core's (decoding.one_position)."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from specdec_core.algorithm.trace import Trace
+from specdec_core.decoding.one_position import Draws, Position, model_position, run_rule
+from specdec_core.settings import DecodeSettings
+from ui.shared.models import cached_pair, cached_run
+
+TOY = pd.DataFrame({"token": list("月光山水風"), "p": [40.0, 25.0, 15.0, 12.0, 8.0], "q": [15.0, 40.0, 10.0, 10.0, 25.0]})
+MIN_TOKENS, MAX_TOKENS = 2, 12
+DRAW_BUDGET = 20_000_000  # draws x vocabulary size: each draw samples over the whole vocabulary
+MAX_DRAWS, MIN_DRAWS = 20_000, 500
+
+
+class ToyTableError(ValueError):
+    """A toy table that is not a pair of distributions; `key` and `values` fill the page's message."""
+
+    def __init__(self, key: str, **values):
+        super().__init__(key)
+        self.key, self.values = key, values
+
+
+def toy_position(table: pd.DataFrame) -> Position:
+    """A Position from the editable table (any non-negative weights), or a ToyTableError."""
+    labels = _toy_labels(table)
+    weights = {column: _toy_weights(table, column) for column in ("p", "q")}
+    # log of the normalised weights: softmax at temperature 1 gives the weights back, zeros stay zero
+    with np.errstate(divide="ignore"):
+        logits = {column: np.log(w / w.sum()).astype(np.float32) for column, w in weights.items()}
+    return Position(tuple(labels), logits["p"], logits["q"])
+
+
+def _toy_labels(table: pd.DataFrame) -> list[str]:
+    if not MIN_TOKENS <= len(table) <= MAX_TOKENS:
+        raise ToyTableError("toy_count", n=len(table), low=MIN_TOKENS, high=MAX_TOKENS)
+    labels = []
+    for row, label in enumerate(table["token"], start=1):
+        label = "" if label is None or (isinstance(label, float) and np.isnan(label)) else str(label).strip()
+        if not label:
+            raise ToyTableError("toy_no_label", row=row)
+        if label in labels:
+            raise ToyTableError("toy_repeat", label=label)
+        labels.append(label)
+    return labels
+
+
+def _toy_weights(table: pd.DataFrame, column: str) -> np.ndarray:
+    numbers = pd.to_numeric(table[column], errors="coerce")
+    for row, (raw, number) in enumerate(zip(table[column], numbers), start=1):
+        if raw is None or (isinstance(raw, float) and np.isnan(raw)):  # the editor empties a cell it cannot read
+            raise ToyTableError("toy_empty", row=row, column=column)
+        if pd.isna(number) or not np.isfinite(number):
+            raise ToyTableError("toy_not_number", row=row, column=column, value=raw)
+        if number < 0:
+            raise ToyTableError("toy_negative", row=row, column=column, value=number)
+    weights = numbers.to_numpy(dtype=np.float64)
+    if weights.sum() <= 0:
+        raise ToyTableError("toy_all_zero", column=column)
+    return weights
+
+
+def max_draws(vocab_size: int) -> int:
+    """The most draws the page offers: every draw samples over the whole vocabulary."""
+    cap = DRAW_BUDGET // max(vocab_size, 1) // MIN_DRAWS * MIN_DRAWS
+    return int(min(MAX_DRAWS, max(MIN_DRAWS, cap)))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def cached_draws(position: Position, rule: str, n: int, seed: int) -> Draws:
+    return run_rule(position, rule, n, seed)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def real_run_tokens(pair_name: str, device: str, scribe: str, prompt: str, settings: DecodeSettings
+                    ) -> tuple[list[int], list[int]]:
+    """(prompt tokens, written tokens) of the sidebar's run."""
+    trace = Trace.from_json(cached_run(pair_name, device, scribe, prompt, settings)[0])
+    return trace.prompt_tokens, trace.tokens
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def real_position(pair_name: str, device: str, scribe: str, prompt: str, settings: DecodeSettings, at: int) -> Position:
+    """Master's and scribe's scores after the prompt and the run's first `at` tokens."""
+    prompt_tokens, tokens = real_run_tokens(pair_name, device, scribe, prompt, settings)
+    written = tokens[at] if at < len(tokens) else None
+    return model_position(cached_pair(pair_name, device), scribe, prompt_tokens + tokens[:at], written, settings)

@@ -1,0 +1,124 @@
+"""The iron rule page's sections: the rule in symbols, p against q at one position, and the rule run N times."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from specdec_core.algorithm.rules import EXPLANATIONS, RULES
+from specdec_core.decoding import one_position as core
+from specdec_core.decoding.one_position import Distributions, Position
+from ui.iron_rule import plots, runs
+from ui.iron_rule.texts import TEXT
+from ui.shared.i18n import language
+from ui.shared.persist import remembered
+from ui.shared.texts import TEXT as COMMON
+
+
+def rule_in_symbols() -> None:
+    st.subheader(TEXT("rule_head"))
+    st.write(TEXT("rule_text"))
+    seal, write = TEXT("tex_seal"), TEXT("tex_write")
+    st.latex(rf"\Pr[\,\text{{{seal}}} \mid x\,] = \min\Bigl(1, \frac{{p(x)}}{{q(x)}}\Bigr), \qquad "
+             r"r(x) = \frac{\max(0,\ p(x) - q(x))}{\sum_y \max(0,\ p(y) - q(y))}")
+    st.write(TEXT("why"))
+    st.latex(rf"\Pr[\,\text{{{write}}} = x\,] = \min(p(x), q(x)) + \max(0,\ p(x) - q(x)) = p(x), \qquad "
+             r"\alpha = \sum_x \min(p(x), q(x))")
+    st.caption(TEXT("one_position"))
+
+
+class Shown:
+    """The tokens a chart draws (all of a small vocabulary, else the top of p, q and r) and the pooled rest."""
+
+    def __init__(self, position: Position, dists: Distributions):
+        self.ids = core.shown_tokens(dists)
+        self.labels = [position.labels[i] for i in self.ids]
+        self.pooled = len(self.ids) < position.vocab_size
+
+    def __call__(self, values: np.ndarray) -> list[float]:
+        return values[self.ids].tolist()
+
+    def rest(self, values: np.ndarray) -> float:
+        return core.collapse(values, self.ids)[-1]
+
+
+def p_against_q(position: Position, dists: Distributions, shown: Shown) -> None:
+    """1. p against q at this position: the overlap is alpha, the rest decides the red brush."""
+    left, right = st.columns(2)
+    left.metric(TEXT("alpha"), f"{dists.alpha:.3f}", help=TEXT("alpha_help"))
+    right.metric(TEXT("reject"), f"{1 - dists.alpha:.3f}")
+    st.subheader(TEXT("overlap_head"))
+    words = {"p": TEXT("legend_p"), "q": TEXT("legend_q"), "overlap": TEXT("legend_overlap"), "axis": TEXT("axis_prob")}
+    st.plotly_chart(plots.overlap_figure(shown.labels, shown(dists.p), shown(dists.q), words))
+    if shown.pooled:
+        st.caption(TEXT("others_mass", n=position.vocab_size - len(shown.ids), p=shown.rest(dists.p),
+                        q=shown.rest(dists.q), overlap=shown.rest(dists.sealed)))
+    left, right = st.columns(2)
+    with left:
+        st.subheader(TEXT("residual_head"))
+        st.caption(TEXT("residual_text"))
+        words = {"excess": TEXT("legend_excess"), "r": TEXT("legend_r"), "axis": TEXT("axis_prob")}
+        st.plotly_chart(plots.residual_figure(shown.labels, shown(dists.corrected), shown(dists.residual), words))
+    with right:
+        st.subheader(TEXT("paths_head"))
+        st.caption(TEXT("paths_text"))
+        words = {"sealed": TEXT("legend_sealed"), "corrected": TEXT("legend_corrected"), "p": TEXT("legend_p"),
+                 "axis": TEXT("axis_prob")}
+        st.plotly_chart(plots.paths_figure(shown.labels, shown(dists.sealed), shown(dists.corrected), shown(dists.p), words))
+    _numbers(position, dists, shown)
+
+
+def _numbers(position: Position, dists: Distributions, shown: Shown) -> None:
+    with st.expander(TEXT("numbers")):
+        columns = {"p": dists.p, "q": dists.q, TEXT("col_accept"): dists.accept_prob, TEXT("col_sealed"): dists.sealed,
+                   TEXT("col_corrected"): dists.corrected, TEXT("col_r"): dists.residual}
+        table = {TEXT("col_token"): shown.labels} | {name: values[shown.ids] for name, values in columns.items()}
+        st.dataframe(pd.DataFrame(table).round(4), hide_index=True)
+
+
+def rule_run_many_times(position: Position, dists: Distributions, shown: Shown, toy: bool, seed: int) -> None:
+    """2. the rule itself, run n times through the one round, against the master writing alone."""
+    st.subheader(TEXT("mc_head"))
+    st.write(TEXT("mc_text", seed=seed))
+    rule, n, rule_name = _rule_and_draws(position, toy)
+    with st.spinner(COMMON("running")):
+        draws = runs.cached_draws(position, rule, n, seed)
+    # TV over the drawn tokens plus one pooled cell: sampling noise over thousands of rare tokens would drown it
+    p_cells = np.array(core.collapse(dists.p, shown.ids))
+    ns, tv_rule = core.tv_curve(core.cells(draws.written, shown.ids, position.vocab_size), p_cells)
+    _, tv_alone = core.tv_curve(core.cells(draws.alone, shown.ids, position.vocab_size), p_cells)
+    first, second, third = st.columns(3)
+    first.metric(TEXT("tv_rule"), f"{tv_rule[-1]:.4f}", help=TEXT("tv_help"))
+    second.metric(TEXT("tv_alone"), f"{tv_alone[-1]:.4f}")
+    third.metric(TEXT("sealed_rate", alpha=dists.alpha), f"{draws.sealed.mean():.3f}")
+    if shown.pooled:
+        st.caption(TEXT("tv_pooled", n=len(shown.ids)))
+    left, right = st.columns(2)
+    with left:
+        st.subheader(TEXT("convergence_head"))
+        st.caption(TEXT("convergence_text"))
+        words = {"rule": TEXT.plain("legend_rule", rule=rule_name), "alone": TEXT("legend_alone"),
+                 "x": TEXT("axis_draws"), "y": TEXT("axis_tv")}
+        st.plotly_chart(plots.convergence_figure(ns, tv_rule, tv_alone, words))
+    with right:
+        st.subheader(TEXT("histogram_head", n=n))
+        written = core.frequencies(draws.written, position.vocab_size)
+        words = {"written": TEXT("legend_written"), "p": TEXT("legend_p"), "q": TEXT("legend_q"), "axis": TEXT("axis_prob")}
+        st.plotly_chart(plots.histogram_figure(shown.labels, shown(written), shown(dists.p), shown(dists.q), words))
+
+
+def _rule_and_draws(position: Position, toy: bool) -> tuple[str, int, str]:
+    """The rule's menu and the draws' slider: (rule, draws, the rule's name in the reader's language)."""
+    cap = runs.max_draws(position.vocab_size)
+    if st.session_state.get("iron_draws", 0) > cap:  # a larger vocabulary than the slider remembers
+        st.session_state["iron_draws"] = cap
+    left, right = st.columns(2)
+    rule_names = {name: TEXT(f"rule:{name}") for name in RULES}
+    rule = left.selectbox(TEXT("rule"), list(rule_names), format_func=rule_names.get, **remembered("iron_rule", "exact"))
+    n = right.slider(TEXT("draws"), 100, cap, min(10_000, cap), step=100, key="iron_draws")
+    left.caption(EXPLANATIONS[rule][language()])
+    if cap < runs.MAX_DRAWS:
+        right.caption(TEXT("draws_cap", vocab=position.vocab_size, cap=cap))
+    if toy and rule == "raw-q":
+        st.info(TEXT("raw_q_toy"))
+    return rule, n, rule_names[rule]

@@ -1,0 +1,1 @@
+"""The parable page's words."""

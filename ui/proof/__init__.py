@@ -1,0 +1,1 @@
+"""The proof page's helpers."""

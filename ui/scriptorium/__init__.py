@@ -1,0 +1,1 @@
+"""The scriptorium page's helpers."""

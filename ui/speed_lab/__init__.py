@@ -1,0 +1,1 @@
+"""The speed lab page's helpers."""

@@ -1,1 +1,0 @@
-"""Every word the app shows, one module per page, each entry in both languages."""
