@@ -112,3 +112,15 @@ def test_a_hostile_flag_gets_one_clear_line_and_no_traceback(capsys, argv, says)
     assert code == 2
     assert says in err and "Traceback" not in err, err
     assert err.strip().splitlines()[-1].count("error") == 1
+
+
+def test_ladder_prints_the_model_cards_table(capsys):
+    assert main(["ladder", "--pair", "tiny", "--scribes", "lm,ngram", "--ks", "1,2", "--tokens", "8", "--repeats", "1"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].startswith("| scribe | α |") and [line.split(" | ")[0] for line in lines[2:]] == ["| lm", "| ngram"]
+
+
+def test_proof_as_the_page_runs_it(capsys):
+    assert main(["proof", "--pair", "tiny", "--samples", "1000", "--as-page"]) == 0
+    out = capsys.readouterr().out
+    assert "1,000 speculative + 1,000 plain samples" in out and "p-values" in out

@@ -4,9 +4,10 @@ from dataclasses import replace
 import streamlit as st
 
 from specdec_core.algorithm.rules import EXPLANATIONS, RULES
+from specdec_core.decoding.proof_run import ProofRun, streams
 from specdec_core.pairs.pair import PairError
 from ui.proof.results import show_results
-from ui.proof.runs import ProofRun, cached_exact, draw_batch, streams
+from ui.proof.runs import cached_exact, draw_batch
 from ui.proof.texts import TEXT
 from ui.shared.i18n import language
 from ui.shared.persist import remembered

@@ -1,11 +1,11 @@
-"""Command line: generate a traced run, prove exactness, or benchmark a pair."""
+"""Command line: generate a traced run, prove exactness, benchmark a pair or measure its whole ladder."""
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import time
 from dataclasses import replace
-from typing import Callable
 
 from transformers.utils import logging as hf_logging
 
@@ -14,6 +14,7 @@ from specdec_core.algorithm.trace import Trace, segments, summarize
 from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.pairs.pair import PairError
 from specdec_core.pairs.registry import PAIR_LOADERS, available_pairs, load_pair
+from specdec_core.services.cli_args import number, whole, whole_list
 from specdec_core.settings import MAX_K, MAX_SEED, DecodeSettings, SamplingConfig, SettingsError
 
 # ANSI colours for the terminal trace: the parable's seal, red brush and bonus
@@ -34,14 +35,24 @@ def main(argv: list[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m specdec_core", description=__doc__)
     commands = parser.add_subparsers(required=True)
-    gen = commands.add_parser("generate", help="one traced run, coloured by the master's verdicts")
+    for add in (_generate_args, _proof_args, _bench_args, _ladder_args):
+        add(commands)
+    commands.add_parser("pairs", help="list the registered pairs and which are available here").set_defaults(command=_pairs)
+    return parser
+
+
+def _generate_args(commands) -> None:
+    gen = commands.add_parser("generate", help="one traced run, coloured by the target's verdicts")
     _common(gen)
     gen.add_argument("--prompt", required=True)
     gen.add_argument("--max-new-tokens", type=whole(1, MAX_NEW_TOKENS), default=48)
-    gen.add_argument("--plain", action="store_true", help="the target alone, no scribe")
+    gen.add_argument("--plain", action="store_true", help="the target alone, no draft")
     gen.add_argument("--adaptive-k", action="store_true")
     gen.add_argument("--noise", type=number(0.0, 1.0), default=0.0)
     gen.set_defaults(command=_generate)
+
+
+def _proof_args(commands) -> None:
     proof = commands.add_parser("proof", help="do speculative samples follow the target's distribution?")
     _common(proof)
     proof.add_argument("--prompt", default=None, help="default: the pair's first example prompt")
@@ -49,18 +60,37 @@ def _parser() -> argparse.ArgumentParser:
     proof.add_argument("--positions", type=int, choices=(1, 2), default=1)
     proof.add_argument("--rule", choices=list(RULES), default="exact")
     proof.add_argument("--plain", action="store_true", help="sample the target alone (the control)")
+    proof.add_argument("--as-page", action="store_true", help="the proof page's work: both streams in turn, tested after every batch; prints the time")
     proof.set_defaults(command=_proof)
+
+
+def _bench_args(commands) -> None:
     bench = commands.add_parser("bench", help="tokens/s: speculative vs plain (vs transformers)")
     _common(bench)
     bench.add_argument("--tokens", type=whole(1, MAX_NEW_TOKENS), default=64)
     bench.add_argument("--repeats", type=whole(1, 100), default=3)
     bench.add_argument("--vs-hf", action="store_true", help="also time transformers' assisted generation")
     bench.add_argument("--sweep-k", type=whole_list(1, MAX_K), default=None, help="comma-separated k values: bench each, report the best")
-    bench.add_argument("--prompts", default=None, help="a UTF-8 file, one prompt per line (default: the pair's example prompts)")
+    _prompts_file(bench)
     bench.set_defaults(command=_bench)
-    pairs = commands.add_parser("pairs", help="list the registered pairs and which are available here")
-    pairs.set_defaults(command=_pairs)
-    return parser
+
+
+def _ladder_args(commands) -> None:
+    ladder = commands.add_parser("ladder", help="every draft of a pair benchmarked over a k sweep: the model card's table")
+    ladder.add_argument("--pair", default="poetry")
+    ladder.add_argument("--scribes", default=None, help="comma-separated (default: the whole ladder)")
+    ladder.add_argument("--tokens", type=whole(1, MAX_NEW_TOKENS), default=64)
+    ladder.add_argument("--repeats", type=whole(1, 100), default=2)
+    ladder.add_argument("--ks", type=whole_list(1, MAX_K), default=None, help="comma-separated k values (default 1,2,3,4,6,8)")
+    ladder.add_argument("--temperature", type=number(0.0, 10.0), default=1.0)
+    ladder.add_argument("--top-p", type=number(0.0, 1.0), default=1.0)
+    ladder.add_argument("--out", default=None, help="also write the rows as JSON here")
+    _prompts_file(ladder)
+    ladder.set_defaults(command=_ladder)
+
+
+def _prompts_file(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--prompts", default=None, help="a UTF-8 file, one prompt per line (default: the pair's example prompts)")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -73,41 +103,6 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=whole(0, MAX_SEED), default=0)
     parser.add_argument("--device", default="auto", help="auto (CUDA when present), cpu or cuda")
     parser.add_argument("--json", action="store_true")
-
-
-def whole(low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: a whole number from low to high, or one line that says so."""
-
-    def read(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{value} is outside {low}–{high}")
-        return value
-
-    return read
-
-
-def whole_list(low: int, high: int) -> Callable[[str], list[int]]:
-    """An argparse type: comma-separated whole numbers, each from low to high."""
-    return lambda text: [whole(low, high)(part.strip()) for part in text.split(",")]
-
-
-def number(low: float, high: float) -> Callable[[str], float]:
-    """An argparse type: a finite number from low to high (NaN is never in range)."""
-
-    def read(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text} is outside {low:g}–{high:g}")
-        return value
-
-    return read
 
 
 def _settings(args, **extra) -> DecodeSettings:
@@ -145,6 +140,8 @@ def _proof(args) -> int:
     pair = load_pair(args.pair, args.device)
     settings = _settings(args, rule=args.rule)
     prompt = args.prompt or pair.example_prompts[0]
+    if args.as_page:
+        return _proof_as_page(pair, args.scribe or pair.default_scribe, pair.encode_prompt(prompt), args.samples, settings)
     scribe = None if args.plain else pair.scribe(args.scribe)
     report = run_proof(pair.target, scribe, pair.encode_prompt(prompt), args.samples, args.positions, settings, plain=args.plain)
     fit = report.fit
@@ -174,6 +171,38 @@ def _bench(args) -> int:
     else:
         for key, value in result.items():
             print(f"{key:>26}: {value}")
+    return 0
+
+
+def _proof_as_page(pair, scribe: str, ids: list[int], samples: int, settings: DecodeSettings) -> int:
+    """Time the proof page's loop: both streams drawn in turn, each tested after every batch."""
+    from specdec_core.decoding.proof_run import POSITIONS, ProofRun, draw_batch, exact_pair, fit, streams
+
+    started = time.perf_counter()
+    exact = exact_pair(pair.target, ids, settings.sampling, samples)
+    run = ProofRun(samples)
+    speculative, plain = streams(pair, scribe, ids, settings)
+    while run.done < run.total:
+        draw_batch(run, speculative, plain, exact)
+    first, joint = fit(run, "speculative", exact)
+    print(f"{pair.name}/{scribe}: {run.done:,} speculative + {run.done:,} plain samples of the first {POSITIONS} tokens in "
+          f"{time.perf_counter() - started:.1f} s (drawing {run.seconds:.1f} s); p-values {first.p_value:.3f} / {joint.p_value:.3f}")
+    return 0
+
+
+def _ladder(args) -> int:
+    from specdec_core.services.bench import prompts_from_file
+    from specdec_core.services.ladder import K_SWEEP, measure, table
+
+    prompts = prompts_from_file(args.prompts) if args.prompts else None
+    pair = load_pair(args.pair, "cpu")
+    sampling = SamplingConfig(temperature=args.temperature, top_p=args.top_p)
+    names = args.scribes.split(",") if args.scribes else list(pair.scribes)
+    rows = [measure(pair, name, args.tokens, args.repeats, sampling, args.ks or K_SWEEP, prompts) for name in names]
+    print(table(rows))
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            json.dump(rows, handle, indent=1)
     return 0
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import streamlit as st
 
 from specdec_core.algorithm.stats import MIN_EXPECTED
+from specdec_core.decoding.proof_run import Exact, ProofRun, fit
 from ui.proof.plots import histogram_figure, top_cells, tv_history_figure
-from ui.proof.runs import Exact, ProofRun, fit
 from ui.proof.texts import TEXT
 
 WHO = ("speculative", "plain")

@@ -1,0 +1,76 @@
+"""The proof page's experiment: a speculative and a plain stream of samples drawn in turn, each tested
+after every batch against the exact target distribution of the first token and of the first two.
+
+The page keeps a ProofRun in its session between batches, so a Stop keeps what was drawn; the
+command line (`python -m specdec_core proof --as-page`) runs the same loop to time it.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from specdec_core.algorithm.stats import FitResult, goodness_of_fit
+from specdec_core.decoding.proof import ExactDistribution, SampleStream, exact_distribution
+
+POSITIONS = 2  # the first token and the joint of the first two
+STREAMING_RESAMPLES, FINAL_RESAMPLES = 40, 200  # bootstrap size while streaming, and at the end
+
+
+@dataclass
+class ProofRun:
+    total: int
+    speculative: list[np.ndarray] = field(default_factory=list)
+    plain: list[np.ndarray] = field(default_factory=list)
+    history: list[dict] = field(default_factory=list)  # per batch: n and each stream's TV
+    seconds: float = 0.0
+    finished: bool = False
+
+    @property
+    def done(self) -> int:
+        return sum(len(batch) for batch in self.speculative)
+
+    def samples(self, who: str) -> np.ndarray:
+        return np.concatenate(getattr(self, who)) if getattr(self, who) else np.zeros((0, POSITIONS), dtype=int)
+
+
+def exact_pair(target, ids: list[int], sampling, n_samples: int) -> "Exact":
+    """The exact distributions the two streams are tested against."""
+    return Exact(exact_distribution(target, ids, 1, sampling, n_samples), exact_distribution(target, ids, POSITIONS, sampling, n_samples))
+
+
+@dataclass
+class Exact:
+    first: ExactDistribution  # p of the first token over the whole vocabulary
+    joint: ExactDistribution  # p of the first two, over the cells this many samples can test
+
+
+def streams(pair, scribe: str, ids: list[int], settings) -> tuple[SampleStream, SampleStream]:
+    """Speculative and plain streams with distinct seeds, so their noise is independent."""
+    speculative = SampleStream(pair.target, pair.scribe(scribe), ids, POSITIONS, settings)
+    plain = SampleStream(pair.target, None, ids, POSITIONS, replace(settings, seed=settings.seed + 1), plain=True)
+    return speculative, plain
+
+
+def batch_size(total: int) -> int:
+    """About ten redraws per run, never batches so small that Python overhead dominates."""
+    return max(500, total // 10)
+
+
+def draw_batch(run: ProofRun, speculative: SampleStream, plain: SampleStream, exact: Exact) -> None:
+    started = time.perf_counter()
+    size = min(batch_size(run.total), run.total - run.done)
+    run.speculative.append(speculative.draw(size))
+    run.plain.append(plain.draw(size))
+    run.seconds += time.perf_counter() - started
+    fits = {who: fit(run, who, exact, STREAMING_RESAMPLES)[1] for who in ("speculative", "plain")}
+    run.history.append({"n": run.done, **{who: f.tv for who, f in fits.items()}, "null": fits["plain"].tv_null})
+
+
+def fit(run: ProofRun, who: str, exact: Exact, resamples: int = FINAL_RESAMPLES) -> tuple[FitResult, FitResult]:
+    """Goodness of fit of one stream: the first token, and the joint of the first two."""
+    samples, seed = run.samples(who), 0
+    first = goodness_of_fit(exact.first.counts(samples[:, :1]), exact.first.probs, len(samples), seed, resamples)
+    joint = goodness_of_fit(exact.joint.counts(samples), exact.joint.probs, len(samples), seed, resamples)
+    return first, joint

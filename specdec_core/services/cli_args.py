@@ -1,0 +1,37 @@
+"""The command line's argument types: a number in its range, or one line that says what was wrong."""
+from __future__ import annotations
+
+import argparse
+from typing import Callable
+
+
+def bounded(kind: type, low, high, what: str) -> Callable[[str], int | float]:
+    """An argparse type: `kind` of the text, from low to high (NaN is never in range)."""
+
+    def read(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is outside {_shown(low)}–{_shown(high)}")
+        return value
+
+    return read
+
+
+def whole(low: int, high: int) -> Callable[[str], int]:
+    return bounded(int, low, high, "a whole number")
+
+
+def number(low: float, high: float) -> Callable[[str], float]:
+    return bounded(float, low, high, "a number")
+
+
+def whole_list(low: int, high: int) -> Callable[[str], list[int]]:
+    """Comma-separated whole numbers, each from low to high."""
+    return lambda text: [whole(low, high)(part.strip()) for part in text.split(",")]
+
+
+def _shown(value) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
