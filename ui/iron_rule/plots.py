@@ -40,9 +40,7 @@ def residual_figure(labels: Sequence[str], excess: Numbers, r: Numbers, names: d
 
     names: "excess", "r", "axis".
     """
-    figure = go.Figure()
-    figure.add_bar(x=labels, y=list(excess), name=names["excess"], marker_color=PALE_RED, hovertemplate="%{y:.3f}")
-    figure.add_bar(x=labels, y=list(r), name=names["r"], marker_color=VERMILION, hovertemplate="%{y:.3f}")
+    figure = bars(labels, [(excess, names["excess"], PALE_RED), (r, names["r"], VERMILION)], ".3f")
     figure.update_layout(barmode="group", yaxis_title=names["axis"], yaxis_rangemode="tozero")
     return on_paper(figure)
 
@@ -53,10 +51,7 @@ def paths_figure(labels: Sequence[str], sealed: Numbers, corrected: Numbers, p: 
 
     names: "sealed", "corrected", "p", "axis".
     """
-    figure = go.Figure()
-    figure.add_bar(x=labels, y=list(sealed), name=names["sealed"], marker_color=OVERLAP, hovertemplate="%{y:.3f}")
-    figure.add_bar(x=labels, y=list(corrected), name=names["corrected"], marker_color=VERMILION,
-                   hovertemplate="%{y:.3f}")
+    figure = bars(labels, [(sealed, names["sealed"], OVERLAP), (corrected, names["corrected"], VERMILION)], ".3f")
     figure.add_scatter(x=labels, y=list(p), name=names["p"], mode="markers", hovertemplate="%{y:.3f}",
                        marker=dict(color=INK, size=16, symbol="line-ew", line=dict(width=4, color=INK)))
     figure.update_layout(barmode="stack", yaxis_title=names["axis"], yaxis_rangemode="tozero")
@@ -83,10 +78,16 @@ def histogram_figure(labels: Sequence[str], written: Numbers, p: Numbers, q: Num
 
     names: "written", "p", "q", "axis".
     """
-    figure = go.Figure()
-    figure.add_bar(x=labels, y=list(written), name=names["written"], marker_color=VERMILION, hovertemplate="%{y:.4f}")
-    figure.add_bar(x=labels, y=list(p), name=names["p"], marker_color=INK, hovertemplate="%{y:.4f}")
-    figure.add_bar(x=labels, y=list(q), name=names["q"], marker_color=LIGHT_INK, hovertemplate="%{y:.4f}")
+    series = [(written, names["written"], VERMILION), (p, names["p"], INK), (q, names["q"], LIGHT_INK)]
+    figure = bars(labels, series, ".4f")
     figure.update_layout(barmode="group", yaxis_title=names["axis"], yaxis_rangemode="tozero")
     return on_paper(figure)
+
+
+def bars(labels: Sequence[str], series: list[tuple[Numbers, str, str]], digits: str) -> go.Figure:
+    """A figure with one bar trace per (values, legend name, colour), hovering the value to `digits`."""
+    figure = go.Figure()
+    for values, name, colour in series:
+        figure.add_bar(x=labels, y=list(values), name=name, marker_color=colour, hovertemplate=f"%{{y:{digits}}}")
+    return figure
 
