@@ -7,12 +7,12 @@ import pytest
 import torch
 
 from specdec_core.decoding.generate import plain_generate, speculative_generate
-from specdec_core.runtimes.shared_embedding_draft import draft_from_master
 from specdec_core.scribes import SubsetLMScribe
 from specdec_core.scribes.context_copy import CopyScores, continuations, with_copies
 from specdec_core.settings import DecodeSettings, SamplingConfig
 from tests.test_shared_embedding_draft import llama_master, llama_pair
 from training.smollm2_distill.copy_scores import GRID, SEEN_OFFSET, alpha_by_scores, best_scores
+from training.smollm2_distill.draft_files import draft_from_master
 from training.smollm2_distill.evaluate import SEEN_STRIDE
 from training.smollm2_distill.prompts import (
     EXTRA_TOPICS,
@@ -22,6 +22,7 @@ from training.smollm2_distill.prompts import (
     training_prompts,
     unseen_topic_prompts,
 )
+from training.smollm2_distill.scoring import logits_along
 
 SCORES = CopyScores(off_head_short=-2.0, off_head_long=3.0, in_head_long=1.5, in_head_longer=2.5)
 
@@ -123,7 +124,7 @@ def scribe(master, tiny):
 def test_the_cached_batched_and_cache_free_paths_score_alike(scribe, tiny):
     sequence = [1, 4, 6, 4, 6, 9, 4, 6]                     # 4 and 6 are off the head; "4 6" repeats
     start = 4
-    along = scribe.logits_along(sequence, start, len(sequence) - start + 1)
+    along = logits_along(scribe, sequence, start, len(sequence) - start + 1)
     for j in range(len(sequence) - start + 1):
         context = sequence[: start + j]
         scribe.start()

@@ -11,9 +11,10 @@ from specdec_core.runtimes import lean_llama
 from specdec_core.runtimes.cached_lm import CachedLM
 from specdec_core.runtimes.decode_linear import decode_linears
 from specdec_core.runtimes.lean_llama import LeanLlamaLM, cached_lm_for, fits
-from specdec_core.runtimes.shared_embedding_draft import draft_from_master, load_draft, save_draft
+from specdec_core.runtimes.shared_embedding_draft import load_draft
 from tests.test_shared_embedding_draft import llama_master
 from training.poetry.evaluate import decode_ms, verify_ms
+from training.smollm2_distill.draft_files import draft_from_master, save_draft
 
 SEQUENCE = [1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 4, 5, 13, 14, 15, 3]   # the tiny vocabulary has 16 tokens
 

@@ -6,10 +6,10 @@ head, and the stage must wait for round four's text before loading anything.
 import pytest
 import torch
 
-from specdec_core.runtimes.shared_embedding_draft import draft_from_master
 from tests.test_shared_embedding_draft import llama_master
 from tests.test_smollm2_distill import fake_shards
 from training.smollm2_distill.deepen import grown
+from training.smollm2_distill.draft_files import draft_from_master
 from training.smollm2_distill.train import batches_of, evaluate, fit, head_rows
 
 

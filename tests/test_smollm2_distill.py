@@ -6,9 +6,9 @@ training loop must lower the loss it reports and resume from its checkpoint wher
 """
 import torch
 
-from specdec_core.runtimes.shared_embedding_draft import draft_from_master
 from tests.test_shared_embedding_draft import llama_master
 from training.smollm2_distill import prompts, teacher
+from training.smollm2_distill.draft_files import draft_from_master
 from training.smollm2_distill.train import batches_of, evaluate, fit, head_rows, ship
 
 

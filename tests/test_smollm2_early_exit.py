@@ -3,8 +3,9 @@ where the shipped draft's first layers are still round four's, to within their i
 import pytest
 import torch
 
-from specdec_core.runtimes.shared_embedding_draft import draft_from_master, load_draft, save_draft
+from specdec_core.runtimes.shared_embedding_draft import load_draft
 from tests.test_shared_embedding_draft import llama_master
+from training.smollm2_distill.draft_files import draft_from_master, save_draft
 from training.smollm2_distill.early_exit import require_same_layers
 
 

@@ -14,10 +14,10 @@ import torch
 
 from specdec_core.algorithm.sampling import probs_from_logits
 from specdec_core.pairs.smollm2 import EXAMPLE_PROMPTS
-from specdec_core.runtimes.shared_embedding_draft import draft_from_master
 from tests.test_shared_embedding_draft import llama_master
 from training.smollm2_distill import copy_scores
 from training.smollm2_distill.calibrate import SETTING
+from training.smollm2_distill.draft_files import draft_from_master
 from training.smollm2_distill.evaluate import SEEN_STRIDE
 from training.smollm2_distill.online import (
     batch_loss,

@@ -8,9 +8,9 @@ unpadded forward over that one sequence.
 import pytest
 import torch
 
-from specdec_core.runtimes.shared_embedding_draft import draft_from_master
 from specdec_core.settings import SamplingConfig
 from tests.test_shared_embedding_draft import llama_master
+from training.smollm2_distill.draft_files import draft_from_master
 from training.smollm2_distill.onpolicy import draft_answers, master_labels
 
 PROMPTS = [[1, 5, 9, 4], [1, 7, 3, 8, 8, 6, 5], [1, 11]]

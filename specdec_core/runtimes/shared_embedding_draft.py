@@ -13,6 +13,7 @@ kept and multiplied as int8 (``int8_matmul``, int8_linear.py); float32 files loa
 An early exit is a draft whose file holds only a final norm and head: it reads the first layers of
 another draft (``layers_from``), sharing them in memory, and stops there. A deep draft grown on a
 frozen shallow one (training/smollm2_distill/deepen.py) so offers a cheaper rung for a few MB.
+Training writes these files (training/smollm2_distill/draft_files.py); the app only reads them.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ import json
 from pathlib import Path
 
 import torch
-from safetensors.torch import load_file, save_file
+from safetensors.torch import load_file
 from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedModel
 from transformers.initialization import no_init_weights
 
@@ -33,39 +34,6 @@ CONFIG = "config.json"
 EMBEDDING = "model.embed_tokens.weight"
 ROW_SCALE = ".row_scale"     # suffix of an int8 matrix's per-row scales
 LAYERS = "model.layers."
-
-
-def draft_from_master(master: PreTrainedModel, layer_ids: list[int], vocab_ids: torch.Tensor) -> LlamaForCausalLM:
-    """A draft initialised from the master: the chosen layers, its final norm and its head rows."""
-    draft = _shell(master, len(layer_ids), len(vocab_ids))
-    for i, j in enumerate(layer_ids):
-        draft.model.layers[i].load_state_dict(master.model.layers[j].state_dict())
-    draft.model.norm.load_state_dict(master.model.norm.state_dict())
-    draft.lm_head.weight.data = master.lm_head.weight.data[vocab_ids].clone()
-    return draft
-
-
-def save_draft(draft: LlamaForCausalLM, vocab_ids: torch.Tensor, directory: Path, int8: bool = True,
-               layers: bool = True) -> None:
-    """int8 matrices with float16 vectors (what ships), or every weight in float32 (exact); with
-    layers=False, an early exit's file: the final norm and head only.
-
-    Per-row int8 costs the four-layer draft almost nothing (held-back alpha 0.5776 -> 0.5772) and
-    halves the file, which lets twice the layers fit the pair's 40 MiB.
-    """
-    directory.mkdir(parents=True, exist_ok=True)
-    tensors = {}
-    for name, value in draft.state_dict().items():
-        if name == EMBEDDING or (not layers and name.startswith(LAYERS)):
-            continue
-        value = value.detach().float()
-        if int8 and value.dim() == 2:
-            tensors[name], tensors[name + ROW_SCALE] = int8_rows(value)
-        else:
-            tensors[name] = value.to(torch.float16 if int8 else torch.float32).contiguous()
-    tensors["vocab_ids"] = vocab_ids.to(torch.int32)
-    save_file(tensors, str(directory / WEIGHTS))
-    draft.config.to_json_file(directory / CONFIG)
 
 
 def load_draft(master: PreTrainedModel, directory: Path, layers_from: LlamaForCausalLM | None = None,
@@ -81,7 +49,7 @@ def load_draft(master: PreTrainedModel, directory: Path, layers_from: LlamaForCa
         raise ValueError(f"{directory} was built for hidden size {config.hidden_size}, the master has {master.config.hidden_size}")
     tensors = load_file(str(directory / WEIGHTS))
     vocab_ids = tensors.pop("vocab_ids").long()
-    draft = _shell(master, config.num_hidden_layers, len(vocab_ids))
+    draft = draft_shell(master, config.num_hidden_layers, len(vocab_ids))
     borrowed = not any(name.startswith(LAYERS) for name in tensors)
     if borrowed:
         _borrow_layers(draft, layers_from, directory)
@@ -102,12 +70,6 @@ def _borrow_layers(draft: LlamaForCausalLM, layers_from: LlamaForCausalLM | None
     draft.model.layers = torch.nn.ModuleList(layers_from.model.layers[:n])
 
 
-def int8_rows(matrix: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """(int8 matrix, float32 scale per row) whose product is ``matrix`` to within half a step per row."""
-    scale = (matrix.abs().amax(1, keepdim=True) / 127).clamp(min=torch.finfo(torch.float32).tiny)
-    return (matrix / scale).round().clamp(-127, 127).to(torch.int8).contiguous(), scale.contiguous()
-
-
 def int8_matrices(tensors: dict[str, torch.Tensor]) -> dict[str, tuple[torch.Tensor, torch.Tensor]]:
     """A file's int8 matrices by module name: (int8 matrix, row scales)."""
     return {name.removesuffix(".weight"): (value, tensors[name + ROW_SCALE])
@@ -121,7 +83,7 @@ def dequantised(tensors: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
             for name, value in tensors.items() if not (name.endswith(ROW_SCALE) and name.removesuffix(ROW_SCALE) in tensors)}
 
 
-def _shell(master: PreTrainedModel, n_layers: int, head_size: int) -> LlamaForCausalLM:
+def draft_shell(master: PreTrainedModel, n_layers: int, head_size: int) -> LlamaForCausalLM:
     config = copy.deepcopy(master.config)
     config.num_hidden_layers, config.vocab_size, config.tie_word_embeddings = n_layers, head_size, False
     config.architectures = ["LlamaForCausalLM"]

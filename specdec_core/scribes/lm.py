@@ -28,12 +28,6 @@ class LMScribe:
     def next_logits(self, tokens: list[int]) -> torch.Tensor:
         return self.over_vocab(self.lm.logits(tokens)[-1])
 
-    @torch.inference_mode()
-    def logits_along(self, sequence: list[int], start: int, n: int) -> torch.Tensor:
-        """Scores (n, V) before each of the n tokens from sequence[start] on: one cache-free forward."""
-        ids = torch.tensor([sequence], device=self.model.device)
-        return self.over_vocab(self.model(input_ids=ids).logits[0, start - 1 : start - 1 + n]).float()
-
     def over_vocab(self, logits: torch.Tensor) -> torch.Tensor:
         """The model's logits (..., head) as logits over the tokenizer's vocabulary (..., V).
 

@@ -40,12 +40,6 @@ class SubsetLMScribe(LMScribe):
             return logits, valid
         return torch.stack([self._with_copies(row, seq) for row, seq in zip(logits, sequences.tolist())]), valid
 
-    def logits_along(self, sequence: list[int], start: int, n: int) -> torch.Tensor:
-        logits = super().logits_along(sequence, start, n)
-        if self.copies is None:
-            return logits
-        return torch.stack([self._with_copies(row, sequence[: start + j]) for j, row in enumerate(logits)])
-
     def _with_copies(self, logits: torch.Tensor, tokens: list[int]) -> torch.Tensor:
         return logits if self.copies is None else with_copies(logits, tokens, self.in_head, self.copies)
 

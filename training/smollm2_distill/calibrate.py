@@ -17,8 +17,8 @@ from specdec_core.algorithm.sampling import probs_from_logits
 from specdec_core.algorithm.theory import expected_acceptance
 from specdec_core.pairs.registry import load_pair
 from specdec_core.pairs.smollm2 import DISTILLED_RUNGS, EARLY_EXIT_DIR, smollm2_scribes
-from specdec_core.runtimes.shared_embedding_draft import save_draft
 from specdec_core.settings import SamplingConfig
+from training.smollm2_distill.draft_files import save_draft
 from training.smollm2_distill.evaluate import scribe_logits
 from training.smollm2_distill.teacher import held_back_shards
 

@@ -23,6 +23,7 @@ from specdec_core.scribes.context_copy import CopyScores, continuations, scored
 from training.smollm2_distill.calibrate import SETTING
 from training.smollm2_distill.evaluate import BATCH, NEW_TOKENS, SEEN_STRIDE, answer_rows
 from training.smollm2_distill.prompts import training_prompts, unseen_topic_prompts
+from training.smollm2_distill.scoring import logits_along
 
 PROMPTS = 96       # on unseen topics; and the 64 training prompts below
 SEED = 700
@@ -61,7 +62,7 @@ def best_scores(alphas: dict[CopyScores, float]) -> CopyScores:
 def rows_of(scribe, answers: list[dict]):
     """(context, the head's logits over the vocabulary, the master's logits) at each answer position."""
     for a in answers:
-        q = scribe.logits_along(a["sequence"], a["start"], len(a["p"]))
+        q = logits_along(scribe, a["sequence"], a["start"], len(a["p"]))
         for j, (q_row, p_row) in enumerate(zip(q, a["p"])):
             yield a["sequence"][: a["start"] + j], q_row, p_row
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 import torch
 
 from specdec_core.pairs.registry import load_pair
-from specdec_core.runtimes.shared_embedding_draft import draft_from_master
 from training.smollm2_distill import onpolicy
+from training.smollm2_distill.draft_files import draft_from_master
 from training.smollm2_distill.train import POLISH_ROUNDS, SEED, finished_draft, fit_on_answers_through
 
 ADDED_FROM = [26, 27, 28, 29]   # the master's last layers: their input projections start the new ones

@@ -12,8 +12,9 @@ import torch
 
 from specdec_core.pairs.registry import load_pair
 from specdec_core.pairs.smollm2 import DISTILLED_DIR, EARLY_EXIT_DIR
-from specdec_core.runtimes.shared_embedding_draft import LAYERS, load_draft, save_draft
+from specdec_core.runtimes.shared_embedding_draft import LAYERS, load_draft
 from training.smollm2_distill.deepen import CHECKPOINT, LAST_ROUND
+from training.smollm2_distill.draft_files import save_draft
 from training.smollm2_distill.paths import CKPT
 from training.smollm2_distill.train import POLISH_ROUNDS, finished_draft
 

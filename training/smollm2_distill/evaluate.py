@@ -30,6 +30,7 @@ from specdec_core.scribes import LMScribe
 from specdec_core.settings import SamplingConfig
 from training.poetry.evaluate import decode_ms, verify_ms
 from training.smollm2_distill.prompts import held_out_prompts, training_prompts
+from training.smollm2_distill.scoring import logits_along
 from training.smollm2_distill.teacher import answer_batch
 
 BATCH = 16
@@ -118,7 +119,7 @@ def head_mass(vocab_ids: torch.Tensor, answers: list[dict]) -> list[float]:
 def scribe_logits(scribe, sequence: list[int], start: int, n: int) -> torch.Tensor:
     """The scribe's logits before each of the n answer tokens: one forward for a model scribe."""
     if isinstance(scribe, LMScribe):
-        return scribe.logits_along(sequence, start, n)
+        return logits_along(scribe, sequence, start, n)
     return torch.stack([scribe.next_logits(sequence[: start + i]).float() for i in range(n)])
 
 

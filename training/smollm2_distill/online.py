@@ -30,10 +30,11 @@ from specdec_core.algorithm.theory import expected_acceptance
 from specdec_core.pairs.registry import load_pair
 from specdec_core.pairs.smollm2 import DISTILLED_DIR, EARLY_EXIT_DIR, EXAMPLE_PROMPTS
 from specdec_core.runtimes.device import Clock
-from specdec_core.runtimes.shared_embedding_draft import load_draft, save_draft
+from specdec_core.runtimes.shared_embedding_draft import load_draft
 from specdec_core.scribes.subset_lm import over_vocab
 from training.smollm2_distill import copy_scores
 from training.smollm2_distill.calibrate import SETTING
+from training.smollm2_distill.draft_files import save_draft
 from training.smollm2_distill.evaluate import SEEN_STRIDE
 from training.smollm2_distill.prompts import (
     TEMPLATES,

@@ -17,8 +17,8 @@ import torch
 
 from specdec_core.pairs.registry import load_pair
 from specdec_core.pairs.smollm2 import DISTILLED_DIR
-from specdec_core.runtimes.shared_embedding_draft import draft_from_master, save_draft
 from training.smollm2_distill import onpolicy
+from training.smollm2_distill.draft_files import draft_from_master, save_draft
 from training.smollm2_distill.paths import CKPT
 from training.smollm2_distill.teacher import load_shards
 
