@@ -11,10 +11,10 @@ from specdec_core.scribes import SubsetLMScribe
 from specdec_core.scribes.context_copy import CopyScores, continuations, with_copies
 from specdec_core.settings import DecodeSettings, SamplingConfig
 from tests.test_shared_embedding_draft import llama_master, llama_pair
-from training.smollm2_distill.copy_scores import GRID, SEEN_OFFSET, alpha_by_scores, best_scores
-from training.smollm2_distill.draft_files import draft_from_master
-from training.smollm2_distill.evaluate import SEEN_STRIDE
-from training.smollm2_distill.prompts import (
+from training.smollm2.copy_scores import GRID, SEEN_OFFSET, alpha_by_scores, best_scores
+from training.smollm2.draft_files import draft_from_master
+from training.smollm2.evaluate import SEEN_STRIDE
+from training.smollm2.prompts import (
     EXTRA_TOPICS,
     TEMPLATES,
     UNSEEN_TOPICS,
@@ -22,7 +22,7 @@ from training.smollm2_distill.prompts import (
     training_prompts,
     unseen_topic_prompts,
 )
-from training.smollm2_distill.scoring import logits_along
+from training.smollm2.scoring import logits_along
 
 SCORES = CopyScores(off_head_short=-2.0, off_head_long=3.0, in_head_long=1.5, in_head_longer=2.5)
 

@@ -6,7 +6,7 @@ import torch
 from torch import nn
 
 from specdec_core.runtimes.int8_linear import Int8Linear, use_int8_matrices
-from training.smollm2_distill.draft_files import int8_rows
+from training.smollm2.draft_files import int8_rows
 
 
 def float_twin(weight: torch.Tensor, scale: torch.Tensor, bias=None) -> nn.Linear:

@@ -13,8 +13,8 @@ from specdec_core.runtimes.decode_linear import decode_linears
 from specdec_core.runtimes.lean_llama import LeanLlamaLM, cached_lm_for, fits
 from specdec_core.runtimes.shared_embedding_draft import load_draft
 from tests.test_shared_embedding_draft import llama_master
-from training.poetry.evaluate import decode_ms, verify_ms
-from training.smollm2_distill.draft_files import draft_from_master, save_draft
+from training.smollm2.draft_files import draft_from_master, save_draft
+from training.timing import decode_ms, verify_ms
 
 SEQUENCE = [1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 4, 5, 13, 14, 15, 3]   # the tiny vocabulary has 16 tokens
 

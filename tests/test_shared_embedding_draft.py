@@ -18,7 +18,7 @@ from specdec_core.runtimes.int8_linear import Int8Linear
 from specdec_core.runtimes.shared_embedding_draft import ROW_SCALE, WEIGHTS, load_draft
 from specdec_core.scribes import SubsetLMScribe
 from specdec_core.settings import DecodeSettings, SamplingConfig
-from training.smollm2_distill.draft_files import draft_from_master, int8_rows, save_draft
+from training.smollm2.draft_files import draft_from_master, int8_rows, save_draft
 
 SETTINGS = DecodeSettings(k=3, sampling=SamplingConfig(temperature=0.8), seed=1)
 

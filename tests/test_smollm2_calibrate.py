@@ -5,8 +5,8 @@ import torch
 
 from specdec_core.settings import SamplingConfig
 from tests.test_shared_embedding_draft import llama_master
-from training.smollm2_distill.calibrate import SCALES, SETTING, overlap_by_scale
-from training.smollm2_distill.draft_files import draft_from_master
+from training.smollm2.calibrate import SCALES, SETTING, overlap_by_scale
+from training.smollm2.draft_files import draft_from_master
 
 
 def master_logits(positions: int = 40, vocab: int = 60) -> torch.Tensor:

@@ -7,9 +7,9 @@ training loop must lower the loss it reports and resume from its checkpoint wher
 import torch
 
 from tests.test_shared_embedding_draft import llama_master
-from training.smollm2_distill import prompts, teacher
-from training.smollm2_distill.draft_files import draft_from_master
-from training.smollm2_distill.train import batches_of, evaluate, fit, head_rows, ship
+from training.smollm2 import master_answers, prompts
+from training.smollm2.draft_files import draft_from_master
+from training.smollm2.train import batches_of, evaluate, fit, head_rows, ship
 
 
 def test_no_held_out_topic_reaches_either_round():
@@ -22,11 +22,11 @@ def test_no_held_out_topic_reaches_either_round():
 
 
 def test_second_round_follows_the_first_without_moving_it():
-    first = teacher.chunks(prompts.training_prompts())
-    batches = teacher.prompt_batches()
+    first = master_answers.chunks(prompts.training_prompts())
+    batches = master_answers.prompt_batches()
     assert batches[: len(first)] == first
     assert batches[len(first)][0] == prompts.extra_training_prompts()[0]      # starts a fresh batch
-    assert teacher.held_back() == [len(first) - 2, len(first) - 1]
+    assert master_answers.held_back() == [len(first) - 2, len(first) - 1]
 
 
 def fake_shards(master, vocab_size: int, n: int, top_k: int = 8) -> list[dict]:
@@ -90,12 +90,12 @@ def test_only_a_run_that_just_finished_replaces_the_shipped_draft(tiny, tmp_path
 
 
 def test_all_runs_every_stage_and_samples_each_round_before_training_on_it():
-    from training.smollm2_distill.__main__ import STAGES, every_step
-    from training.smollm2_distill.train import POLISH_ROUNDS
+    from training.smollm2.__main__ import STAGES, every_step
+    from training.smollm2.train import OWN_ANSWER_ROUNDS
     steps = every_step()
-    assert {stage for stage, _ in steps} == set(STAGES) - {"online"}     # all runs on two CPU cores; online wants a GPU
+    assert {stage for stage, _ in steps} == set(STAGES) - {"distill-online"}     # all runs on two CPU cores; online wants a GPU
     assert steps[-1][0] == "eval"
-    assert steps.index(("polish", max(POLISH_ROUNDS))) < steps.index(("deepen", 3)) < steps.index(("early-exit", 3)) < steps.index(("calibrate", 3))
-    for r in POLISH_ROUNDS:
-        assert steps.index(("onpolicy", r)) < steps.index(("polish", r))
-        assert r == min(POLISH_ROUNDS) or steps.index(("polish", r - 1)) < steps.index(("onpolicy", r))
+    assert steps.index(("distill-own", max(OWN_ANSWER_ROUNDS))) < steps.index(("grow", 3)) < steps.index(("early-exit", 3)) < steps.index(("calibrate", 3))
+    for r in OWN_ANSWER_ROUNDS:
+        assert steps.index(("own-answers", r)) < steps.index(("distill-own", r))
+        assert r == min(OWN_ANSWER_ROUNDS) or steps.index(("distill-own", r - 1)) < steps.index(("own-answers", r))

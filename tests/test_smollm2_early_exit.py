@@ -1,12 +1,12 @@
-"""The early-exit stage (training/smollm2_distill/early_exit.py) ships round four's norm and head only
-where the shipped draft's first layers are still round four's, to within their int8 rounding."""
+"""The early-exit stage (training/smollm2/early_exit.py) ships the last distill-own round's norm and head only
+where the shipped draft's first layers are still that round's, to within their int8 rounding."""
 import pytest
 import torch
 
 from specdec_core.runtimes.shared_embedding_draft import load_draft
 from tests.test_shared_embedding_draft import llama_master
-from training.smollm2_distill.draft_files import draft_from_master, save_draft
-from training.smollm2_distill.early_exit import require_same_layers
+from training.smollm2.draft_files import draft_from_master, save_draft
+from training.smollm2.early_exit import require_same_layers
 
 
 @pytest.fixture()
@@ -23,7 +23,7 @@ def shipped_from(master, draft, vocab_ids, directory):
 
 def test_layers_that_differ_only_by_int8_rounding_pass(base, tmp_path):
     master, draft, vocab_ids = base
-    deeper = draft_from_master(master, [0, 1], vocab_ids)  # its first layer is the base's, as after deepen
+    deeper = draft_from_master(master, [0, 1], vocab_ids)  # its first layer is the base's, as after grow
     require_same_layers(draft, shipped_from(master, deeper, vocab_ids, tmp_path))
 
 
@@ -34,5 +34,5 @@ def test_layers_trained_further_are_refused(base, tmp_path):
         moved.model.layers[0].mlp.up_proj.weight.add_(0.05)
     with pytest.raises(SystemExit, match="model.layers.0.mlp.up_proj.weight is not round 4's") as refused:
         require_same_layers(draft, shipped_from(master, moved, vocab_ids, tmp_path))
-    # a finished deepen leaves the shipped files alone, so the way back must name its checkpoint
-    assert "delete " in str(refused.value) and str(refused.value).count("deepen.pt") == 1
+    # a finished grow leaves the shipped files alone, so the way back must name its checkpoint
+    assert "delete " in str(refused.value) and str(refused.value).count("grow.pt") == 1

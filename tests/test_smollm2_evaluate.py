@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from training.smollm2_distill.evaluate import clustered_mean
+from training.smollm2.evaluate import clustered_mean
 
 
 def test_the_mean_weights_every_position_alike():

@@ -12,8 +12,8 @@ kept and multiplied as int8 (``int8_matmul``, int8_linear.py); float32 files loa
 
 An early exit is a draft whose file holds only a final norm and head: it reads the first layers of
 another draft (``layers_from``), sharing them in memory, and stops there. A deep draft grown on a
-frozen shallow one (training/smollm2_distill/deepen.py) so offers a cheaper rung for a few MB.
-Training writes these files (training/smollm2_distill/draft_files.py); the app only reads them.
+frozen shallow one (training/smollm2/grow.py) so offers a cheaper rung for a few MB.
+Training writes these files (training/smollm2/draft_files.py); the app only reads them.
 """
 from __future__ import annotations
 

@@ -14,13 +14,10 @@ from __future__ import annotations
 
 import json
 import platform
-import statistics
-import time
 
 import torch
 import torch.nn.functional as F
 
-from specdec_core.runtimes.lean_llama import cached_lm_for
 from specdec_core.scribes.ngram import NgramModel
 from training.poetry import data, form
 from training.poetry.models import describe
@@ -28,6 +25,7 @@ from training.poetry.paths import ASSETS, SEED
 from training.poetry.sample import sample_after
 from training.poetry.tokenizer import read_entries
 from training.poetry.util import load_exported, val_loss
+from training.timing import decode_ms, verify_ms
 
 MASTER = "master"
 SCRIBES = ("tiny", "distilled")
@@ -102,43 +100,6 @@ def alpha_table(master, scribes: dict, chunks) -> dict:
         table[name] = {f"T={t}": alpha(p_all, q_all, t).mean().item() for t in TEMPERATURES}
     table["_positions"] = len(p_all)
     return table
-
-
-def decode_ms(models: dict, steps: int = 60, prompt_len: int = 16, rounds: int = 5) -> dict:
-    """Median ms of one single-token cached forward, as decoding runs it (specdec_core.runtimes.lean_llama's
-    forward where it fits); models interleaved round by round."""
-    times = {n: [] for n in models}
-    prompt = torch.randint(4, 100, (prompt_len,), generator=torch.Generator().manual_seed(0)).tolist()
-    lms = {name: cached_lm_for(model) for name, model in models.items()}   # once: an int8 one joins matrices
-    for _ in range(rounds):
-        for name, lm in lms.items():
-            tokens = list(prompt)
-            lm.start()
-            lm.logits(tokens)
-            for i in range(steps):
-                tokens.append(prompt[-1])
-                t0 = time.perf_counter()
-                lm.logits(tokens)
-                if i >= 5:
-                    times[name].append(time.perf_counter() - t0)
-    return {n: 1000 * statistics.median(v) for n, v in times.items()}
-
-
-def verify_ms(model, k_values=(4, 8), prompt_len: int = 16, reps: int = 40) -> dict:
-    """Median ms of one cached forward over k+1 new tokens (the master's verification pass)."""
-    prompt = torch.randint(4, 100, (prompt_len,), generator=torch.Generator().manual_seed(1)).tolist()
-    lm = cached_lm_for(model)
-    lm.logits(prompt)
-    res = {}
-    for k in k_values:
-        ts = []
-        for _ in range(reps):
-            t0 = time.perf_counter()
-            lm.logits(prompt + prompt[: k + 1], n_last=k + 1)
-            ts.append(time.perf_counter() - t0)
-            lm.rollback(prompt_len)
-        res[f"k={k}"] = 1000 * statistics.median(ts)
-    return res
 
 
 def expected_speedup(a: float, c: float, k: int) -> float:

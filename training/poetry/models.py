@@ -37,8 +37,8 @@ class TrainSpec:
 
 MODELS = {
     "master": ModelSpec(n_layer=8, n_embd=256, n_head=8, dropout=0.2),
-    "master_phase2": ModelSpec(n_layer=8, n_embd=256, n_head=8, dropout=0.1),
-    "master_phase3": ModelSpec(n_layer=8, n_embd=256, n_head=8, dropout=0.1),
+    "master_small_batches": ModelSpec(n_layer=8, n_embd=256, n_head=8, dropout=0.1),
+    "master_verse_form": ModelSpec(n_layer=8, n_embd=256, n_head=8, dropout=0.1),
     "tiny": ModelSpec(n_layer=1, n_embd=128, n_head=4, dropout=0.1),
     # Wider than tiny at no cost in depth: on CPU a token's cost is mostly per-layer overhead.
     "distilled": ModelSpec(n_layer=1, n_embd=256, n_head=8, dropout=0.0),
@@ -48,14 +48,14 @@ TRAINING = {
     "master": TrainSpec(steps=560, batch_size=16, block_size=256, lr=1.5e-3, warmup=40,
                         weight_decay=0.1, eval_every=50, threads=2),
     # Phase 2: many more, smaller updates (the 8-layer model is update-limited after phase 1).
-    "master_phase2": TrainSpec(steps=600, batch_size=4, block_size=256, lr=6e-4, warmup=20,
+    "master_small_batches": TrainSpec(steps=600, batch_size=4, block_size=256, lr=6e-4, warmup=20,
                                weight_decay=0.1, eval_every=100, threads=2,
                                init_from="master", export_as="master", stop_after=400),
     # Phase 3: half of every batch opens at a regular-verse entry, so the master learns the form
     # (five or seven characters, then the comma or full stop) that uniform windows rarely show it.
     # Stopped at 1100 of the 1400-step schedule: validation loss was rising after step 800.
-    "master_phase3": TrainSpec(steps=1400, batch_size=16, block_size=128, lr=5e-4, warmup=20,
-                               weight_decay=0.1, eval_every=100, threads=1, init_from="master_phase2",
+    "master_verse_form": TrainSpec(steps=1400, batch_size=16, block_size=128, lr=5e-4, warmup=20,
+                               weight_decay=0.1, eval_every=100, threads=1, init_from="master_small_batches",
                                export_as="master", verse_share=0.5, stop_after=1100),
     "tiny": TrainSpec(steps=600, batch_size=32, block_size=128, lr=2e-3, warmup=100,
                       weight_decay=0.1, eval_every=50, threads=1),

@@ -1,16 +1,16 @@
-"""Growing the distilled draft (training/smollm2_distill/deepen.py), on a tiny random Llama master.
+"""Growing the distilled draft (training/smollm2/grow.py), on a tiny random Llama master.
 
 The grown draft must start as exactly the draft it grew from, train only its new layers, norm and
-head, and the stage must wait for round four's text before loading anything.
+head, and the stage must wait for the last distill-own round's text before loading anything.
 """
 import pytest
 import torch
 
 from tests.test_shared_embedding_draft import llama_master
 from tests.test_smollm2_distill import fake_shards
-from training.smollm2_distill.deepen import grown
-from training.smollm2_distill.draft_files import draft_from_master
-from training.smollm2_distill.train import batches_of, evaluate, fit, head_rows
+from training.smollm2.draft_files import draft_from_master
+from training.smollm2.grow import grown
+from training.smollm2.train import batches_of, evaluate, fit, head_rows
 
 
 @pytest.fixture()
@@ -47,10 +47,10 @@ def test_only_the_new_layers_norm_and_head_learn(parts, tiny, tmp_path):
     assert all(layer.mlp.down_proj.weight.abs().sum() > 0 for layer in draft.model.layers[1:])
 
 
-def test_deepen_waits_for_round_four_before_loading_anything(monkeypatch, tmp_path):
-    from training.smollm2_distill import deepen, onpolicy
-    monkeypatch.setattr(onpolicy, "ONPOLICY", tmp_path)
-    monkeypatch.setattr(deepen, "finished_draft", lambda *a: pytest.fail("loaded a draft"))
-    monkeypatch.setattr(deepen, "load_pair", lambda *a: pytest.fail("loaded the master"))
-    with pytest.raises(SystemExit, match=f"onpolicy --round 4 .* {onpolicy.missing_shards(4)} of its shards"):
-        deepen.deepen(None, 1)
+def test_grow_waits_for_the_last_round_of_own_answers_before_loading_anything(monkeypatch, tmp_path):
+    from training.smollm2 import grow, own_answers
+    monkeypatch.setattr(own_answers, "ONPOLICY", tmp_path)
+    monkeypatch.setattr(grow, "finished_draft", lambda *a: pytest.fail("loaded a draft"))
+    monkeypatch.setattr(grow, "load_pair", lambda *a: pytest.fail("loaded the master"))
+    with pytest.raises(SystemExit, match=f"own-answers --round 4 .* {own_answers.missing_shards(4)} of its shards"):
+        grow.grow(None, 1)

@@ -28,10 +28,10 @@ from specdec_core.pairs.registry import load_pair
 from specdec_core.pairs.smollm2 import ASSETS_DIR, DISTILLED_RUNGS, EXAMPLE_PROMPTS
 from specdec_core.scribes import LMScribe
 from specdec_core.settings import SamplingConfig
-from training.poetry.evaluate import decode_ms, verify_ms
-from training.smollm2_distill.prompts import held_out_prompts, training_prompts
-from training.smollm2_distill.scoring import logits_along
-from training.smollm2_distill.teacher import answer_batch
+from training.smollm2.master_answers import answer_batch
+from training.smollm2.prompts import held_out_prompts, training_prompts
+from training.smollm2.scoring import logits_along
+from training.timing import decode_ms, verify_ms
 
 BATCH = 16
 NEW_TOKENS = 64

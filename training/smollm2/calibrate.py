@@ -18,9 +18,9 @@ from specdec_core.algorithm.theory import expected_acceptance
 from specdec_core.pairs.registry import load_pair
 from specdec_core.pairs.smollm2 import DISTILLED_RUNGS, EARLY_EXIT_DIR, smollm2_scribes
 from specdec_core.settings import SamplingConfig
-from training.smollm2_distill.draft_files import save_draft
-from training.smollm2_distill.evaluate import scribe_logits
-from training.smollm2_distill.teacher import held_back_shards
+from training.smollm2.draft_files import save_draft
+from training.smollm2.evaluate import scribe_logits
+from training.smollm2.master_answers import held_back_shards
 
 SCALES = (0.9, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5)
 SETTING = SamplingConfig(0.7, top_p=0.95)

@@ -117,8 +117,8 @@ def extra_training_prompts() -> list[str]:
 # all of them but the topics of the copy-scores fit's prompts, which no shipped draft has seen.
 # None is a near relative of a held-out topic (no birds of the ice, instruments with keys, medicine,
 # cities, revolutions, mountains, numbers, reptiles of old, elements, rice, verse, pets, owls,
-# volcanoes, islands, manners, jungles, whales, pharaohs or libraries). (A training round on them,
-# round six, was tried and not shipped: see the model card.)
+# volcanoes, islands, manners, jungles, whales, pharaohs or libraries). (Training on their answers
+# alone was tried and not shipped: see the model card.)
 UNSEEN_TOPICS = [
     "knots", "sewing", "pottery", "woodworking", "blacksmiths", "candles", "perfume", "soap bubbles",
     "mirrors", "eyeglasses", "hearing", "taste buds", "the sense of smell", "muscles", "teeth", "hair",

@@ -1,6 +1,6 @@
 """Counts for the smollm2 pair's n-gram scribe, taken from the master's own answers to fixed prompts.
 
-    python -m training.smollm2_ngram      # writes assets/models/smollm2/ngram.safetensors
+    python -m training.smollm2.ngram      # writes assets/models/smollm2/ngram.safetensors
 
 The text is what SmolLM2-135M-Instruct (Apache-2.0) writes for the prompts below at temperature 0.7,
 top-p 0.95, with a fixed seed, so the counts hold no third-party text and need no licence beyond the
@@ -17,7 +17,7 @@ import torch
 from specdec_core.pairs.registry import load_pair
 from specdec_core.pairs.smollm2 import EXAMPLE_PROMPTS, NGRAM_FILE
 from specdec_core.scribes import NgramModel
-from training.smollm2_distill.teacher import left_padded
+from training.smollm2.master_answers import left_padded
 
 ORDER = 4
 SAMPLES_PER_PROMPT = 1

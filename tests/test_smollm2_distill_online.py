@@ -1,4 +1,4 @@
-"""Online distillation (training/smollm2_distill/online.py), on a tiny random Llama master.
+"""Online distillation (training/smollm2/distill_online.py), on a tiny random Llama master.
 
 The loss must be least, at the entropy of the master's distribution renormalised over the head,
 for a rung that reproduces the master's logits on its head; alpha must be 1 for a rung whose head
@@ -15,11 +15,9 @@ import torch
 from specdec_core.algorithm.sampling import probs_from_logits
 from specdec_core.pairs.smollm2 import EXAMPLE_PROMPTS
 from tests.test_shared_embedding_draft import llama_master
-from training.smollm2_distill import copy_scores
-from training.smollm2_distill.calibrate import SETTING
-from training.smollm2_distill.draft_files import draft_from_master
-from training.smollm2_distill.evaluate import SEEN_STRIDE
-from training.smollm2_distill.online import (
+from training.smollm2 import copy_scores, distill_online
+from training.smollm2.calibrate import SETTING
+from training.smollm2.distill_online import (
     batch_loss,
     online_prompts,
     padded,
@@ -27,14 +25,16 @@ from training.smollm2_distill.online import (
     trainable,
     validation_alpha,
 )
-from training.smollm2_distill.prompts import (
+from training.smollm2.draft_files import draft_from_master
+from training.smollm2.evaluate import SEEN_STRIDE
+from training.smollm2.master_answers import chunks, held_back
+from training.smollm2.prompts import (
     TEMPLATES,
     UNSEEN_TOPICS,
     held_out_prompts,
     training_prompts,
     unseen_topic_prompts,
 )
-from training.smollm2_distill.teacher import chunks, held_back
 
 VOCAB = 48
 
@@ -105,9 +105,8 @@ def test_alpha_is_one_for_the_master_itself_and_the_overlap_of_the_head_otherwis
 
 
 def test_training_moves_each_shared_weight_once_and_never_the_embedding(master, answers, monkeypatch):
-    from training.smollm2_distill import online
-    monkeypatch.setattr(online, "WARM_STEPS", 1)
-    monkeypatch.setattr(online, "PACE_STEPS", 3)
+    monkeypatch.setattr(distill_online, "WARM_STEPS", 1)
+    monkeypatch.setattr(distill_online, "PACE_STEPS", 3)
     vocab_ids = torch.arange(10, VOCAB)
     draft = draft_from_master(master, [0, 1], vocab_ids).train()
     exit_rung = draft_from_master(master, [0], vocab_ids).train()
@@ -115,8 +114,8 @@ def test_training_moves_each_shared_weight_once_and_never_the_embedding(master, 
     embedding, layer, head = (master.get_input_embeddings().weight.clone(), draft.model.layers[0].mlp.up_proj.weight.clone(),
                               exit_rung.lm_head.weight.clone())
     assert len(trainable(master, [draft, exit_rung])) == len(list(draft.parameters())) - 1 + 2   # + the exit's norm and head
-    steps = online.train(master, [draft, exit_rung], vocab_ids, answers, minutes=0.01, log=lambda _: None)
-    assert steps >= online.PACE_STEPS
+    steps = distill_online.train(master, [draft, exit_rung], vocab_ids, answers, minutes=0.01, log=lambda _: None)
+    assert steps >= distill_online.PACE_STEPS
     assert torch.equal(master.get_input_embeddings().weight, embedding)
     assert not torch.equal(draft.model.layers[0].mlp.up_proj.weight, layer) and not torch.equal(exit_rung.lm_head.weight, head)
     assert exit_rung.model.layers[0] is draft.model.layers[0]
@@ -142,16 +141,15 @@ def test_training_prompts_leave_out_what_calibration_the_copy_fit_and_the_eval_r
 
 
 def test_answers_end_where_the_master_ends_them_whatever_the_tokenizer_says(master, monkeypatch):
-    from training.smollm2_distill import online
-    monkeypatch.setattr(online, "GEN_BATCH", 2)
-    monkeypatch.setattr(online, "MAX_NEW_TOKENS", 12)
+    monkeypatch.setattr(distill_online, "GEN_BATCH", 2)
+    monkeypatch.setattr(distill_online, "MAX_NEW_TOKENS", 12)
     monkeypatch.setattr(master.generation_config, "eos_token_id", 40)     # a token this master writes often
-    assert online.end_tokens(master) == [40]
-    assert online.answer_length([5, 7, 2, 2, 9], [2]) == 3 and online.answer_length([5, 7, 9], [2]) == 3
+    assert distill_online.end_tokens(master) == [40]
+    assert distill_online.answer_length([5, 7, 2, 2, 9], [2]) == 3 and distill_online.answer_length([5, 7, 9], [2]) == 3
     # as transformers 5.17 reads the GGUF tokenizer: another end token, and no pad token
     pair = SimpleNamespace(tokenizer=SimpleNamespace(eos_token_id=23, pad_token_id=None), target=master)
     prompts = [[5, 6, 7], [8, 9], [10, 11, 12, 13], [14]]
-    answers = [seq[n:] for seq, n in online.sample_answers(pair, prompts, seed=1, minutes=1.0, log=lambda _: None)]
+    answers = [seq[n:] for seq, n in distill_online.sample_answers(pair, prompts, seed=1, minutes=1.0, log=lambda _: None)]
     assert [len(a) for a in answers] != [12] * 4 and any(23 in a[:-1] for a in answers)
     for answer in answers:
         assert 40 not in answer[:-1] and (answer[-1] == 40 or len(answer) == 12)

@@ -1,10 +1,10 @@
-"""Round four's final norm and head, saved as an early exit on the shipped draft's first four layers.
+"""The last distill-own round's final norm and head, saved as an early exit on the shipped draft's first four layers.
 
-deepen grew the eight-layer draft on round four's four layers and kept them frozen, so those four
-are still round four's, and round four's norm and head still read them as they were trained to.
-Shipping that norm and head (a few MB) gives the ladder a four-layer rung for nearly half the
-eight-layer draft's cost, without a second copy of the layers. Since round eight, online trains
-the shipped exit with the eight-layer draft, so this stage builds the exit of a fresh ``all`` only.
+grow built the eight-layer draft on that round's four layers and kept them frozen, so those four are
+still that round's, and its norm and head still read them as they were trained to. Shipping that norm
+and head (a few MB) gives the ladder a four-layer rung for nearly half the eight-layer draft's cost,
+without a second copy of the layers. distill-online trains the shipped exit together with the
+eight-layer draft, so this stage builds the exit of a fresh ``all`` only.
 """
 from __future__ import annotations
 
@@ -13,22 +13,22 @@ import torch
 from specdec_core.pairs.registry import load_pair
 from specdec_core.pairs.smollm2 import DISTILLED_DIR, EARLY_EXIT_DIR
 from specdec_core.runtimes.shared_embedding_draft import LAYERS, load_draft
-from training.smollm2_distill.deepen import CHECKPOINT, LAST_ROUND
-from training.smollm2_distill.draft_files import save_draft
-from training.smollm2_distill.paths import CKPT
-from training.smollm2_distill.train import POLISH_ROUNDS, finished_draft
+from training.smollm2.draft_files import save_draft
+from training.smollm2.grow import CHECKPOINT, LAST_ROUND
+from training.smollm2.paths import CKPT
+from training.smollm2.train import OWN_ANSWER_ROUNDS, finished_draft
 
-# A finished deepen does not write the shipped files again, so "run deepen" alone could do nothing.
-REBUILD = (f"the shipped rungs are not deepen's: online (round eight, as shipped) trained them and this exit "
-           f"together, or deepen has not run; to build round five's rungs, delete {CKPT / CHECKPOINT} if it "
-           f"exists, run deepen, then this stage")
+# A finished grow does not write the shipped files again, so "run grow" alone could do nothing.
+REBUILD = (f"the shipped rungs are not grow's: distill-online trained them and this exit together, or grow "
+           f"has not run; to rebuild the rungs of all, delete {CKPT / CHECKPOINT} if it exists, run grow, "
+           f"then this stage")
 
 
 def early_exit(threads: int, log=print) -> None:
     torch.set_num_threads(threads)
     master = load_pair("smollm2", "cpu").target
-    base, vocab_ids = finished_draft(POLISH_ROUNDS[LAST_ROUND].checkpoint,
-                                     f"finish polish --round {LAST_ROUND} first: the early exit is its norm and head", master)
+    base, vocab_ids = finished_draft(OWN_ANSWER_ROUNDS[LAST_ROUND].checkpoint,
+                                     f"finish distill-own --round {LAST_ROUND} first: the early exit is its norm and head", master)
     shipped, shipped_ids = load_draft(master, DISTILLED_DIR)
     require_same_layers(base, shipped)
     if not torch.equal(vocab_ids, shipped_ids):

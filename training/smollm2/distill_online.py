@@ -13,7 +13,7 @@ embedding stays frozen. A validation set (fresh answers to the two held-back bat
 scored by alpha at the bar's T 0.7, top-p 0.95 against the master's whole distribution, before
 and after.
 
-``python -m training.smollm2_distill online [--minutes M]``: on CUDA the shipped run took about
+``python -m training.smollm2 distill-online [--minutes M]``: on CUDA the shipped run took about
 8 minutes on one H200 (see the model card); it runs on CPU too, but would take about two days
 (a step of 128 answers took 112 s on two cores) and does not resume.
 Afterwards run calibrate, copy-scores and eval as for any round.
@@ -32,26 +32,26 @@ from specdec_core.pairs.smollm2 import DISTILLED_DIR, EARLY_EXIT_DIR, EXAMPLE_PR
 from specdec_core.runtimes.device import Clock
 from specdec_core.runtimes.shared_embedding_draft import load_draft
 from specdec_core.scribes.subset_lm import over_vocab
-from training.smollm2_distill import copy_scores
-from training.smollm2_distill.calibrate import SETTING
-from training.smollm2_distill.draft_files import save_draft
-from training.smollm2_distill.evaluate import SEEN_STRIDE
-from training.smollm2_distill.prompts import (
+from training.smollm2 import copy_scores
+from training.smollm2.calibrate import SETTING
+from training.smollm2.draft_files import save_draft
+from training.smollm2.evaluate import SEEN_STRIDE
+from training.smollm2.master_answers import MAX_NEW_TOKENS, chunks, held_back, left_padded
+from training.smollm2.prompts import (
     TEMPLATES,
     UNSEEN_TOPICS,
     extra_training_prompts,
     training_prompts,
     unseen_topic_prompts,
 )
-from training.smollm2_distill.teacher import MAX_NEW_TOKENS, chunks, held_back, left_padded
-from training.smollm2_distill.train import lr_at
+from training.smollm2.train import lr_at
 
 SAMPLES = 8            # copies of each prompt in the shuffled queue; sampling stops at its time share first
 GEN_BATCH = 1024       # prompts a generate call answers at once (an H200 holds their caches easily)
 BATCH = 128            # answers per training step
 MINUTES = 6.5          # sampling and training together, by default
 SAMPLING_SHARE = 0.45  # of the minutes; the rest trains (3.6 min made 6.6 epochs of the shipped run's text)
-PEAK_LR = 2e-4         # half of deepen's: both rungs start trained
+PEAK_LR = 2e-4         # half of grow's: both rungs start trained
 WARMUP = 100
 SEED = 8
 WARM_STEPS = 10        # the first steps, slower (allocation, kernel choice), left out of the pace
@@ -140,7 +140,7 @@ def validation_alpha(master, rungs, vocab_ids, answers) -> list[float]:
     return [s / count for s in sums]
 
 
-def online(minutes: float | None, log=print) -> dict:
+def distill_online(minutes: float | None, log=print) -> dict:
     """Sample for a share of the minutes given, train for the rest, then save both rungs."""
     minutes = minutes or MINUTES
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")

@@ -3,7 +3,7 @@ them beside its weights.
 
 The scores are chosen by alpha (sum_x min(p, q) at the bar's T 0.7, top-p 0.95) on the master's
 answers to two kinds of prompts: on topics no draft trained on and no eval reads
-(the first of ``unseen_topic_prompts``; round eight trained on the rest), where copying matters most, and on training topics the eval's seen-topics
+(the first of ``unseen_topic_prompts``; distill-online trained on the rest), where copying matters most, and on training topics the eval's seen-topics
 control does not use, where a strong bonus for copies costs alpha. The held-out topics lie between:
 new to the draft, but drawn from the same list as the training topics, over whose text the head's
 tokens were chosen. The held-out prompts play no part in the choice. The grid holds "no copies"
@@ -20,10 +20,10 @@ from specdec_core.algorithm.sampling import probs_from_logits
 from specdec_core.pairs.registry import load_pair
 from specdec_core.pairs.smollm2 import DISTILLED_RUNGS, smollm2_scribes
 from specdec_core.scribes.context_copy import CopyScores, continuations, scored
-from training.smollm2_distill.calibrate import SETTING
-from training.smollm2_distill.evaluate import BATCH, NEW_TOKENS, SEEN_STRIDE, answer_rows
-from training.smollm2_distill.prompts import training_prompts, unseen_topic_prompts
-from training.smollm2_distill.scoring import logits_along
+from training.smollm2.calibrate import SETTING
+from training.smollm2.evaluate import BATCH, NEW_TOKENS, SEEN_STRIDE, answer_rows
+from training.smollm2.prompts import training_prompts, unseen_topic_prompts
+from training.smollm2.scoring import logits_along
 
 PROMPTS = 96       # on unseen topics; and the 64 training prompts below
 SEED = 700

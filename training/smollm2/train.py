@@ -17,10 +17,10 @@ import torch
 
 from specdec_core.pairs.registry import load_pair
 from specdec_core.pairs.smollm2 import DISTILLED_DIR
-from training.smollm2_distill import onpolicy
-from training.smollm2_distill.draft_files import draft_from_master, save_draft
-from training.smollm2_distill.paths import CKPT
-from training.smollm2_distill.teacher import load_shards
+from training.smollm2 import own_answers
+from training.smollm2.draft_files import draft_from_master, save_draft
+from training.smollm2.master_answers import load_shards
+from training.smollm2.paths import CKPT
 
 LAYERS = [0, 1, 2, 3]      # the master's first layers: the closest start of those tried (alpha bound 0.07 at step 0)
 HEAD_SIZE = 8192           # tokens the draft can write: the most probable under the teacher
@@ -98,11 +98,11 @@ def train(minutes: float | None, threads: int, log=print) -> dict:
     vocab_ids = draft_vocabulary(shards, HEAD_SIZE, pair.vocab_size)
     draft = draft_from_master(pair.target, LAYERS, vocab_ids).train()
     ck = fit(draft, vocab_ids, batches_of(shards), examples(held), EPOCHS, LR, CKPT / "draft.pt", minutes, log)
-    ship(draft, vocab_ids, ck, "student", log)
+    ship(draft, vocab_ids, ck, "distill", log)
     return ck
 
 
-def refine(minutes: float | None, threads: int, log=print) -> dict:
+def distill_all(minutes: float | None, threads: int, log=print) -> dict:
     """Round two: the finished round-one draft, REFINE_EPOCHS more over every answer written.
 
     Round one's draft learned its prompts far better than unseen ones (alpha bound 0.55 on its
@@ -117,27 +117,27 @@ def refine(minutes: float | None, threads: int, log=print) -> dict:
     return ck
 
 
-class PolishRound(NamedTuple):
+class OwnAnswerRound(NamedTuple):
     starts_from: str      # the previous round's checkpoint, finished
     checkpoint: str
     epochs: float
     peak_lr: float
 
 
-POLISH_ROUNDS = {3: PolishRound("refine.pt", "polish.pt", 2, 3e-4),
-                 4: PolishRound("polish.pt", "polish_round4.pt", 1.5, 2e-4)}
+OWN_ANSWER_ROUNDS = {3: OwnAnswerRound("refine.pt", "polish.pt", 2, 3e-4),
+                 4: OwnAnswerRound("polish.pt", "polish_round4.pt", 1.5, 2e-4)}
 
 
-def polish(minutes: float | None, threads: int, log=print, round_no: int = onpolicy.FIRST_ROUND) -> dict:
+def distill_own(minutes: float | None, threads: int, log=print, round_no: int = own_answers.FIRST_ROUND) -> dict:
     """Round three and on: the previous round's final draft, trained on the master's answers and the
-    draft's own answers from every on-policy round so far (the onpolicy stage), all labelled with
+    draft's own answers from every on-policy round so far (the own-answers stage), all labelled with
     the master's top-k; same held-back shards. Round four adds text sampled by round three's draft
     and starts from that finished draft: one and a half epochs over half as much text again (about
     as long as round three's two) and a lower peak lr."""
-    if round_no not in POLISH_ROUNDS:
-        raise SystemExit(f"polish has rounds {', '.join(map(str, POLISH_ROUNDS))}, not {round_no}")
-    onpolicy.require_complete(round_no)
-    plan = POLISH_ROUNDS[round_no]
+    if round_no not in OWN_ANSWER_ROUNDS:
+        raise SystemExit(f"distill-own has rounds {', '.join(map(str, OWN_ANSWER_ROUNDS))}, not {round_no}")
+    own_answers.require_complete(round_no)
+    plan = OWN_ANSWER_ROUNDS[round_no]
     torch.set_num_threads(threads)
     torch.manual_seed(SEED + round_no - 1)
     draft, vocab_ids = finished_draft(plan.starts_from, f"finish round {round_no - 1} first: round {round_no} starts from its final draft")
@@ -149,7 +149,7 @@ def fit_on_answers_through(round_no: int, draft, vocab_ids, epochs: float, peak_
     """fit on the master's answers and the draft's own from every on-policy round up to ``round_no``,
     then save the draft where the pair loads it."""
     shards, held = load_shards()
-    own = onpolicy.shards_through(round_no)
+    own = own_answers.shards_through(round_no)
     ck = fit(draft, vocab_ids, batches_of(shards + own), examples(held), epochs, peak_lr, CKPT / checkpoint, minutes, log)
     ship(draft, vocab_ids, ck, f"{checkpoint} on {len(shards)} + {len(own)} shards", log)
     return ck

@@ -12,8 +12,8 @@ import time
 import torch
 
 from specdec_core.pairs.registry import load_pair
-from training.smollm2_distill.paths import TEACHER
-from training.smollm2_distill.prompts import extra_training_prompts, training_prompts
+from training.smollm2.paths import TEACHER
+from training.smollm2.prompts import extra_training_prompts, training_prompts
 
 TOP_K = 64
 MAX_NEW_TOKENS = 128

@@ -8,7 +8,7 @@ answers are to the training prompts again (never a held-out one), sampled at tem
 top-p 0.95, each batch with its own seed; shards have the teacher stage's format.
 
 Rounds are numbered as in the model card: round 3 is the first on-policy text (sampled by round
-two's draft, trained on by the polish stage); round 4 is sampled by whatever draft is shipped then.
+two's draft, trained on by the distill-own stage); round 4 is sampled by whatever draft is shipped then.
 """
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from transformers import DynamicCache
 from specdec_core.algorithm.sampling import probs_from_logits
 from specdec_core.pairs.registry import load_pair
 from specdec_core.settings import SamplingConfig
-from training.smollm2_distill.paths import ONPOLICY
-from training.smollm2_distill.teacher import MAX_NEW_TOKENS, TOP_K, held_back, left_padded, prompt_batches, save_shard
+from training.smollm2.master_answers import MAX_NEW_TOKENS, TOP_K, held_back, left_padded, prompt_batches, save_shard
+from training.smollm2.paths import ONPOLICY
 
 SEED = 1011
 FIRST_ROUND = 3
@@ -118,7 +118,7 @@ def require_complete(round_no: int) -> None:
     """Stop with the command to run while any of round ``round_no``'s shards is missing."""
     missing = missing_shards(round_no)
     if missing:
-        raise SystemExit(f"run onpolicy --round {round_no} to its end first: {missing} of its shards are missing")
+        raise SystemExit(f"run own-answers --round {round_no} to its end first: {missing} of its shards are missing")
 
 
 def shards_through(round_no: int) -> list[dict]:

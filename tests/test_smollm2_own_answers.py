@@ -10,8 +10,8 @@ import torch
 
 from specdec_core.settings import SamplingConfig
 from tests.test_shared_embedding_draft import llama_master
-from training.smollm2_distill.draft_files import draft_from_master
-from training.smollm2_distill.onpolicy import draft_answers, master_labels
+from training.smollm2.draft_files import draft_from_master
+from training.smollm2.own_answers import draft_answers, master_labels
 
 PROMPTS = [[1, 5, 9, 4], [1, 7, 3, 8, 8, 6, 5], [1, 11]]
 
@@ -59,27 +59,27 @@ def test_labels_equal_the_master_on_each_sequence_alone(tiny):
 
 
 def test_answers_to_the_held_back_prompts_stay_out_of_training(monkeypatch, tmp_path):
-    from training.smollm2_distill import onpolicy, teacher
-    monkeypatch.setattr(onpolicy, "ONPOLICY", tmp_path)
-    held = teacher.held_back()
+    from training.smollm2 import master_answers, own_answers
+    monkeypatch.setattr(own_answers, "ONPOLICY", tmp_path)
+    held = master_answers.held_back()
     written = held + [0, held[-1] + 1]
     for i in written:
-        onpolicy.shard_path(i).parent.mkdir(exist_ok=True)
-        torch.save({"index": i}, onpolicy.shard_path(i))
+        own_answers.shard_path(i).parent.mkdir(exist_ok=True)
+        torch.save({"index": i}, own_answers.shard_path(i))
     torch.save({"index": 0}, tmp_path / "elsewhere.pt")
-    assert sorted(s["index"] for s in onpolicy.load_shards()) == [0, held[-1] + 1]
-    assert onpolicy.load_shards(round_no=4) == []
+    assert sorted(s["index"] for s in own_answers.load_shards()) == [0, held[-1] + 1]
+    assert own_answers.load_shards(round_no=4) == []
 
 
-def test_a_polish_round_waits_for_all_of_its_on_policy_text(monkeypatch, tmp_path):
-    from training.smollm2_distill import onpolicy, train
-    monkeypatch.setattr(onpolicy, "ONPOLICY", tmp_path)
-    total = onpolicy.missing_shards(4)
+def test_a_distill_own_round_waits_for_all_of_its_on_policy_text(monkeypatch, tmp_path):
+    from training.smollm2 import own_answers, train
+    monkeypatch.setattr(own_answers, "ONPOLICY", tmp_path)
+    total = own_answers.missing_shards(4)
     for i in range(3):
-        onpolicy.shard_path(i, 4).parent.mkdir(exist_ok=True)
-        torch.save({"index": i}, onpolicy.shard_path(i, 4))
-    assert onpolicy.missing_shards(4) == total - 3 and onpolicy.missing_shards(3) == total
-    with pytest.raises(SystemExit, match=f"onpolicy --round 4 .* {total - 3} of its shards"):
-        train.polish(None, 1, round_no=4)
+        own_answers.shard_path(i, 4).parent.mkdir(exist_ok=True)
+        torch.save({"index": i}, own_answers.shard_path(i, 4))
+    assert own_answers.missing_shards(4) == total - 3 and own_answers.missing_shards(3) == total
+    with pytest.raises(SystemExit, match=f"own-answers --round 4 .* {total - 3} of its shards"):
+        train.distill_own(None, 1, round_no=4)
     with pytest.raises(SystemExit, match="rounds 3, 4, not 7"):
-        train.polish(None, 1, round_no=7)
+        train.distill_own(None, 1, round_no=7)
