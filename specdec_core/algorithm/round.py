@@ -2,7 +2,7 @@
 
 Every decoding in the app is this function: the scriptorium's sheet is one row with KV caches, the
 proof is thousands of rows that share the prompt, the iron rule is k = 1 at one fixed position, and
-the master writing alone is a round with no scribe. So the proof tests the code that writes the sheet.
+the target writing alone is a round with no scribe. So the proof tests the code that writes the sheet.
 """
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def speculative_round(target: Verifier, scribe: Drafter | None, contexts: torch.
                       generator: torch.Generator, clock=NoClock) -> RoundResult:
     """Draft up to k tokens per row, verify them in one target forward, accept, correct or add the bonus, roll back.
 
-    contexts: (B, L) token ids every row has written so far; a round with no scribe is the master alone.
+    contexts: (B, L) token ids every row has written so far; a round with no scribe is the target alone.
     """
     rule = rule_named(settings.rule)
     started, draft_cache = clock.now(), [_cache_len(scribe)]

@@ -28,7 +28,7 @@ class Candidate:
 
 @dataclass
 class DraftStep:
-    """One drafted token and the master's verdict on it."""
+    """One drafted token and the target's verdict on it."""
 
     token: int
     piece: str
@@ -63,7 +63,7 @@ class Round:
 
     @property
     def reached(self) -> list[DraftStep]:
-        """The drafted steps the master's verdict reached: every accepted one and the first rejected.
+        """The drafted steps the target's verdict reached: every accepted one and the first rejected.
         Later ones were scored on a prefix already thrown away, which a decode never writes from."""
         return self.drafted[: self.n_accepted + 1]
 
@@ -151,7 +151,7 @@ def segments(trace: Trace) -> list[tuple[str, str]]:
 
 def summarize(trace: Trace) -> dict:
     """Tokens per target forward, measured alpha overall and per draft position (over the positions
-    the master reached), accept lengths."""
+    the target reached), accept lengths."""
     reached = [step for r in trace.rounds for step in r.reached]
     per_position: dict[int, list[float]] = {}
     for r in trace.rounds:
@@ -181,7 +181,7 @@ def summarize(trace: Trace) -> dict:
 
 def mean_acceptance(traces: list[Trace]) -> float | None:
     """alpha as a decode meets it: the mean min(1, p/q) = E_q[min(1, p/q)], an estimate of
-    sum_x min(p, q), over the drafted tokens the master's verdicts reached (Round.reached)."""
+    sum_x min(p, q), over the drafted tokens the target's verdicts reached (Round.reached)."""
     return _mean([step.accept_prob for t in traces for r in t.rounds for step in r.reached])
 
 

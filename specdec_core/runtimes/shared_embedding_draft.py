@@ -1,7 +1,7 @@
-"""A draft that borrows the master's token embedding: a few Llama layers and a head over part of the vocabulary.
+"""A draft that borrows the target's token embedding: a few Llama layers and a head over part of the vocabulary.
 
-The master's embedding (49,152 x 576 for SmolLM2-135M) is most of a small draft's weights, so the
-draft reads tokens through the master's own embedding module, shared in memory, and ships only its
+The target's embedding (49,152 x 576 for SmolLM2-135M) is most of a small draft's weights, so the
+draft reads tokens through the target's own embedding module, shared in memory, and ships only its
 layers, final norm and head (EAGLE, Li et al. 2024, likewise reuses the target's embedding). Its
 head has a row per token of ``vocab_ids`` only (see scribes/subset_lm.py).
 
@@ -36,20 +36,20 @@ ROW_SCALE = ".row_scale"     # suffix of an int8 matrix's per-row scales
 LAYERS = "model.layers."
 
 
-def load_draft(master: PreTrainedModel, directory: Path, layers_from: LlamaForCausalLM | None = None,
+def load_draft(target: PreTrainedModel, directory: Path, layers_from: LlamaForCausalLM | None = None,
                int8_matmul: bool = False) -> tuple[LlamaForCausalLM, torch.Tensor]:
-    """(draft on the master's device in float32, vocab_ids); raises ValueError on a mismatched file.
+    """(draft on the target's device in float32, vocab_ids); raises ValueError on a mismatched file.
 
     An early exit's file (no layer weights) takes its layers from ``layers_from``, shared, not copied.
-    With int8_matmul on a CPU master, the file's int8 matrices stay int8 and are multiplied as they
+    With int8_matmul on a CPU target, the file's int8 matrices stay int8 and are multiplied as they
     are (int8_linear.py): faster decoding, but no float weights to train or compare.
     """
     config = LlamaConfig.from_dict(json.loads((directory / CONFIG).read_text()))
-    if config.hidden_size != master.config.hidden_size:
-        raise ValueError(f"{directory} was built for hidden size {config.hidden_size}, the master has {master.config.hidden_size}")
+    if config.hidden_size != target.config.hidden_size:
+        raise ValueError(f"{directory} was built for hidden size {config.hidden_size}, the target has {target.config.hidden_size}")
     tensors = load_file(str(directory / WEIGHTS))
     vocab_ids = tensors.pop("vocab_ids").long()
-    draft = draft_shell(master, config.num_hidden_layers, len(vocab_ids))
+    draft = draft_shell(target, config.num_hidden_layers, len(vocab_ids))
     borrowed = not any(name.startswith(LAYERS) for name in tensors)
     if borrowed:
         _borrow_layers(draft, layers_from, directory)
@@ -57,8 +57,8 @@ def load_draft(master: PreTrainedModel, directory: Path, layers_from: LlamaForCa
     missing = {name for name in missing if name != EMBEDDING and not (borrowed and name.startswith(LAYERS))}
     if unexpected or missing:
         raise ValueError(f"{directory}: unexpected weights {unexpected}, missing {sorted(missing)}")
-    draft = place(draft, master.device)
-    if int8_matmul and master.device.type == "cpu":
+    draft = place(draft, target.device)
+    if int8_matmul and target.device.type == "cpu":
         use_int8_matrices(draft, int8_matrices(tensors))
     return draft, vocab_ids
 
@@ -83,11 +83,11 @@ def dequantised(tensors: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
             for name, value in tensors.items() if not (name.endswith(ROW_SCALE) and name.removesuffix(ROW_SCALE) in tensors)}
 
 
-def draft_shell(master: PreTrainedModel, n_layers: int, head_size: int) -> LlamaForCausalLM:
-    config = copy.deepcopy(master.config)
+def draft_shell(target: PreTrainedModel, n_layers: int, head_size: int) -> LlamaForCausalLM:
+    config = copy.deepcopy(target.config)
     config.num_hidden_layers, config.vocab_size, config.tie_word_embeddings = n_layers, head_size, False
     config.architectures = ["LlamaForCausalLM"]
     with no_init_weights():  # both callers overwrite or share every weight; random init took 0.2-0.7 s a rung
         draft = LlamaForCausalLM(config)
-    draft.model.embed_tokens = master.get_input_embeddings()     # shared with the master, not copied
+    draft.model.embed_tokens = target.get_input_embeddings()     # shared with the target, not copied
     return draft

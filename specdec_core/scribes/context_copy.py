@@ -2,7 +2,7 @@
 
 A draft head cut to the most likely tokens (subset_lm.py) cannot write the rarer pieces of a new
 topic's words, yet those pieces usually stand earlier in the prompt or the answer: on the smollm2
-pair's held-out topics 6% of the master's probability lies outside the draft's head, a third of it
+pair's held-out topics 6% of the target's probability lies outside the draft's head, a third of it
 on tokens of the context. Induction (Olsson et al. 2022), as prompt lookup uses it (Saxena 2023):
 a token that followed an earlier occurrence of the context's last token is a likely next one, the
 more so the more tokens before it match too. Such a token gets a score relative to the draft's

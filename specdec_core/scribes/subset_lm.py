@@ -1,9 +1,9 @@
 """An LM scribe whose output head covers part of the vocabulary: q is zero on the rest.
 
 A draft's head over a 49,152-token vocabulary costs as much as several of its layers; most of the
-master's probability mass sits on a few thousand tokens (Zhao et al. 2025, FR-Spec, restrict the
+target's probability mass sits on a few thousand tokens (Zhao et al. 2025, FR-Spec, restrict the
 draft's head to the most frequent tokens for the same reason). Speculative sampling stays exact
-whatever q is: a token the scribe cannot write is one the master writes itself at the correction.
+whatever q is: a token the scribe cannot write is one the target writes itself at the correction.
 With ``copies``, tokens outside the head that the context holds can still be drafted
 (context_copy.py).
 """

@@ -107,7 +107,7 @@ def _report(pair, scribe_name, settings, results) -> dict:
 
 
 def time_split(traces: list[Trace]) -> dict[str, float]:
-    """Milliseconds per written token: scribe drafts, master passes, and everything else.
+    """Milliseconds per written token: scribe drafts, target passes, and everything else.
 
     "Everything else" is the wall time left after both models' forwards: acceptance bookkeeping,
     prefill and the loop around the rounds, which the theory does not count.
