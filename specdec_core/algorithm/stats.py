@@ -1,4 +1,4 @@
-"""Is a sample drawn from a known distribution? G-test and total variation with intervals."""
+"""Is a sample drawn from a known distribution? A Cressie–Read goodness-of-fit test and total variation with intervals."""
 from __future__ import annotations
 
 from dataclasses import dataclass
