@@ -15,7 +15,7 @@ from specdec_core.settings import DecodeSettings, SamplingConfig
 def saved_tiny(tiny, tmp_path_factory):
     """The tiny pair's target and draft saved as two ordinary model directories."""
     root = tmp_path_factory.mktemp("models")
-    for name, model in (("target", tiny.target), ("draft", tiny.scribe("lm").model)):
+    for name, model in (("target", tiny.target), ("draft", tiny.draft("lm").model)):
         model.save_pretrained(root / name)
         tiny.tokenizer.save_pretrained(root / name)
     return root
@@ -23,15 +23,15 @@ def saved_tiny(tiny, tmp_path_factory):
 
 def test_two_local_directories_load_and_generate(saved_tiny, tiny):
     pair = load_pair(f"{saved_tiny / 'target'},{saved_tiny / 'draft'}", device="cpu")
-    assert list(pair.scribes) == ["prompt-lookup", "draft"] and pair.default_scribe == "draft"
+    assert list(pair.drafts) == ["prompt-lookup", "draft"] and pair.default_draft == "draft"
     prompt = pair.encode_prompt("春山", 12)
     settings = DecodeSettings(k=3, sampling=SamplingConfig(temperature=0), max_new_tokens=12, stop_at_eos=False)
     expected = plain_generate(tiny.as_target(), tiny.encode_prompt("春山", 12), settings).tokens  # the original target
-    assert speculative_generate(pair.as_target(), pair.scribe(), prompt, settings).tokens == expected
+    assert speculative_generate(pair.as_target(), pair.draft(), prompt, settings).tokens == expected
 
 
 def test_a_draft_with_another_tokenizer_is_refused(saved_tiny, tiny, tmp_path):
-    tiny.scribe("lm").model.save_pretrained(tmp_path / "draft")
+    tiny.draft("lm").model.save_pretrained(tmp_path / "draft")
     char_tokenizer(list("abcdefghijkl")).save_pretrained(tmp_path / "draft")
     with pytest.raises(PairError, match="different tokenizer"):
         load_pair(f"{saved_tiny / 'target'},{tmp_path / 'draft'}", device="cpu")

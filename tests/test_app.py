@@ -80,7 +80,7 @@ def test_a_setting_changed_by_hand_reaches_the_run_and_the_url():
 
 def test_another_pair_from_two_folders_in_the_servers_model_folder(tmp_path, tiny, monkeypatch):
     """Whoever starts the server may allow a model folder; then TARGET,DRAFT names two of its folders."""
-    for name, model in (("target", tiny.target), ("draft", tiny.scribe("lm").model)):
+    for name, model in (("target", tiny.target), ("draft", tiny.draft("lm").model)):
         model.save_pretrained(tmp_path / name)
         tiny.tokenizer.save_pretrained(tmp_path / name)
     monkeypatch.setenv("SCRIPTORIUM_MODEL_DIR", str(tmp_path))

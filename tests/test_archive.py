@@ -22,7 +22,7 @@ from specdec_core.settings import DecodeSettings
 
 def run(tiny, prompt, scribe="lm", k=3, seed=0) -> str:
     settings = DecodeSettings(k=k, seed=seed, max_new_tokens=12)
-    return speculative_generate(tiny.as_target(), tiny.scribe(scribe), prompt, settings).to_json()
+    return speculative_generate(tiny.as_target(), tiny.draft(scribe), prompt, settings).to_json()
 
 
 @pytest.fixture(scope="module")

@@ -33,7 +33,7 @@ MARKUP = [
 
 
 def hostile_trace(tiny, tiny_prompt) -> dict:
-    trace = speculative_generate(tiny.as_target(), tiny.scribe(), tiny_prompt, DecodeSettings(k=3, seed=31, max_new_tokens=12))
+    trace = speculative_generate(tiny.as_target(), tiny.draft(), tiny_prompt, DecodeSettings(k=3, seed=31, max_new_tokens=12))
     data = json.loads(trace.to_json())
     data.update(pair=MARKUP[1], scribe=MARKUP[0], prompt_text=" ".join(MARKUP), text=" ".join(reversed(MARKUP)))
     data["extra"]["prompt_pieces"] = MARKUP

@@ -7,8 +7,8 @@ import pytest
 import torch
 
 from specdec_core.decoding.generate import plain_generate, speculative_generate
-from specdec_core.scribes import SubsetLMScribe
-from specdec_core.scribes.context_copy import CopyScores, continuations, with_copies
+from specdec_core.drafts import SubsetLMDraft
+from specdec_core.drafts.context_copy import CopyScores, continuations, with_copies
 from specdec_core.settings import DecodeSettings, SamplingConfig
 from tests.test_shared_embedding_draft import llama_master, llama_pair
 from training.smollm2.copy_scores import GRID, SEEN_OFFSET, alpha_by_scores, best_scores
@@ -118,7 +118,7 @@ def master(tiny):
 def scribe(master, tiny):
     vocab_ids = torch.arange(3, tiny.vocab_size, 2)
     draft = draft_from_master(master, [1], vocab_ids).eval()
-    return SubsetLMScribe("copying", draft, vocab_ids, tiny.vocab_size, SCORES)
+    return SubsetLMDraft("copying", draft, vocab_ids, tiny.vocab_size, SCORES)
 
 
 def test_the_cached_batched_and_cache_free_paths_score_alike(scribe, tiny):

@@ -16,7 +16,7 @@ GREEDY = SamplingConfig(temperature=0.0)
 def test_greedy_speculative_equals_greedy_target(tiny, tiny_prompt, scribe, k):
     settings = DecodeSettings(k=k, sampling=GREEDY, max_new_tokens=40, stop_at_eos=False)
     plain = plain_generate(tiny.as_target(), tiny_prompt, settings)
-    spec = speculative_generate(tiny.as_target(), tiny.scribe(scribe), tiny_prompt, settings)
+    spec = speculative_generate(tiny.as_target(), tiny.draft(scribe), tiny_prompt, settings)
     assert spec.tokens == plain.tokens
     assert len(spec.tokens) == 40
 
@@ -24,13 +24,13 @@ def test_greedy_speculative_equals_greedy_target(tiny, tiny_prompt, scribe, k):
 def test_greedy_holds_with_noise_and_adaptive_k(tiny, tiny_prompt):
     settings = DecodeSettings(k=2, sampling=GREEDY, max_new_tokens=40, noise=0.3, adaptive_k=True, stop_at_eos=False)
     plain = plain_generate(tiny.as_target(), tiny_prompt, settings)
-    spec = speculative_generate(tiny.as_target(), tiny.scribe("lm"), tiny_prompt, settings)
+    spec = speculative_generate(tiny.as_target(), tiny.draft("lm"), tiny_prompt, settings)
     assert spec.tokens == plain.tokens
 
 
 def test_same_seed_same_trace_other_seed_other_trace(tiny, tiny_prompt):
     settings = DecodeSettings(k=4, seed=11, max_new_tokens=30, sampling=SamplingConfig(temperature=1.0, top_p=0.9))
-    run = lambda s: speculative_generate(tiny.as_target(), tiny.scribe("lm"), tiny_prompt, s)  # noqa: E731
+    run = lambda s: speculative_generate(tiny.as_target(), tiny.draft("lm"), tiny_prompt, s)  # noqa: E731
     first, second = run(settings), run(settings)
     assert first.tokens == second.tokens
     assert [r.drafted for r in first.rounds] == [r.drafted for r in second.rounds]
@@ -39,7 +39,7 @@ def test_same_seed_same_trace_other_seed_other_trace(tiny, tiny_prompt):
 
 def test_adaptive_k_follows_plus_two_minus_one(tiny, tiny_prompt):
     settings = DecodeSettings(k=3, seed=1, max_new_tokens=100, adaptive_k=True, stop_at_eos=False)
-    rounds = speculative_generate(tiny.as_target(), tiny.scribe("lm"), tiny_prompt, settings).rounds
+    rounds = speculative_generate(tiny.as_target(), tiny.draft("lm"), tiny_prompt, settings).rounds
     assert rounds[0].k == 3
     for before, after in zip(rounds[:15], rounds[1:15]):  # early rounds, far from the length cap
         assert after.k == (before.k + 2 if before.n_accepted == before.k else max(1, before.k - 1))
@@ -48,7 +48,7 @@ def test_adaptive_k_follows_plus_two_minus_one(tiny, tiny_prompt):
 
 def test_caches_are_rolled_back_to_the_accepted_prefix(tiny, tiny_prompt):
     settings = DecodeSettings(k=4, seed=3, max_new_tokens=40, stop_at_eos=False)
-    trace = speculative_generate(tiny.as_target(), tiny.scribe("lm"), tiny_prompt, settings)
+    trace = speculative_generate(tiny.as_target(), tiny.draft("lm"), tiny_prompt, settings)
     for r in trace.rounds:
         before, after_forward, after_rollback = r.target_cache
         assert before == r.context_len - 1  # everything but the token fed next
@@ -59,7 +59,7 @@ def test_caches_are_rolled_back_to_the_accepted_prefix(tiny, tiny_prompt):
 
 def test_max_new_tokens_is_exact_and_every_round_is_recorded(tiny, tiny_prompt):
     settings = DecodeSettings(k=5, seed=2, max_new_tokens=17, stop_at_eos=False)
-    trace = speculative_generate(tiny.as_target(), tiny.scribe("ngram"), tiny_prompt, settings)
+    trace = speculative_generate(tiny.as_target(), tiny.draft("ngram"), tiny_prompt, settings)
     assert len(trace.tokens) == 17
     assert [t for r in trace.rounds for t in r.new_tokens] == trace.tokens
     summary = summarize(trace)
@@ -68,7 +68,7 @@ def test_max_new_tokens_is_exact_and_every_round_is_recorded(tiny, tiny_prompt):
 
 
 def test_alpha_counts_only_the_drafts_the_master_reached(tiny, tiny_prompt):
-    trace = speculative_generate(tiny.as_target(), tiny.scribe("ngram"), tiny_prompt, DecodeSettings(k=5, seed=2, max_new_tokens=40))
+    trace = speculative_generate(tiny.as_target(), tiny.draft("ngram"), tiny_prompt, DecodeSettings(k=5, seed=2, max_new_tokens=40))
     cut = [r for r in trace.rounds if len(r.drafted) > r.n_accepted + 1]
     assert cut, "no round drafted past its first rejection"
     before = summarize(trace)
@@ -85,7 +85,7 @@ def test_alpha_counts_only_the_drafts_the_master_reached(tiny, tiny_prompt):
 def test_generation_stops_at_the_end_token(tiny, tiny_prompt):
     eos = tiny.tokenizer.eos_token_id
     for seed in range(20):
-        trace = speculative_generate(tiny.as_target(), tiny.scribe("lm"), tiny_prompt, DecodeSettings(seed=seed, max_new_tokens=60))
+        trace = speculative_generate(tiny.as_target(), tiny.draft("lm"), tiny_prompt, DecodeSettings(seed=seed, max_new_tokens=60))
         if eos in trace.tokens:
             assert trace.tokens[-1] == eos and trace.tokens.count(eos) == 1
             assert trace.rounds[-1].stopped_at_eos
@@ -94,7 +94,7 @@ def test_generation_stops_at_the_end_token(tiny, tiny_prompt):
 
 
 def test_trace_round_trips_through_json(tiny, tiny_prompt):
-    trace = speculative_generate(tiny.as_target(), tiny.scribe("lm"), tiny_prompt, DecodeSettings(seed=4, max_new_tokens=20))
+    trace = speculative_generate(tiny.as_target(), tiny.draft("lm"), tiny_prompt, DecodeSettings(seed=4, max_new_tokens=20))
     assert Trace.from_json(trace.to_json()) == trace
     assert trace.to_json().startswith('{"pair": "tiny"')
 
@@ -112,7 +112,7 @@ def test_trace_round_trips_through_json(tiny, tiny_prompt):
 def test_broken_trace_files_are_refused_with_a_reason(tiny, tiny_prompt, edit, message):
     import json
 
-    trace = speculative_generate(tiny.as_target(), tiny.scribe("lm"), tiny_prompt, DecodeSettings(seed=4, max_new_tokens=20))
+    trace = speculative_generate(tiny.as_target(), tiny.draft("lm"), tiny_prompt, DecodeSettings(seed=4, max_new_tokens=20))
     data = json.loads(trace.to_json())
     edit(data)
     with pytest.raises(TraceError, match=message):
@@ -141,12 +141,12 @@ def test_bad_prompts_and_settings_get_plain_messages(tiny):
     with pytest.raises(ValueError, match="unknown rule"):
         DecodeSettings(rule="trust-me")
     with pytest.raises(PairError, match="no scribe"):
-        tiny.scribe("oracle")
+        tiny.draft("oracle")
 
 
 def test_trace_records_p_q_and_the_residual_the_ui_draws(tiny, tiny_prompt):
     settings = DecodeSettings(k=4, seed=6, max_new_tokens=40, stop_at_eos=False)
-    trace = speculative_generate(tiny.as_target(), tiny.scribe("lm"), tiny_prompt, settings)
+    trace = speculative_generate(tiny.as_target(), tiny.draft("lm"), tiny_prompt, settings)
     corrected = [r for r in trace.rounds if r.next_kind == "corrected"]
     assert corrected and any(r.next_kind == "bonus" for r in trace.rounds)
     for r in trace.rounds:
@@ -177,7 +177,7 @@ def test_segments_show_exactly_the_written_tokens(tiny, tiny_prompt):
     from specdec_core.algorithm.trace import segments
 
     for seed in range(30):
-        trace = speculative_generate(tiny.as_target(), tiny.scribe("lm"), tiny_prompt, DecodeSettings(k=6, seed=seed, max_new_tokens=40))
+        trace = speculative_generate(tiny.as_target(), tiny.draft("lm"), tiny_prompt, DecodeSettings(k=6, seed=seed, max_new_tokens=40))
         shown = [piece for piece, kind in segments(trace) if kind != "rejected"]
         assert shown == [tiny.as_target().piece(t) for t in trace.tokens]
         assert all(kind in {"sealed", "rejected", "corrected", "bonus"} for _, kind in segments(trace))

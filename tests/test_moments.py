@@ -6,7 +6,7 @@ from ui.scriptorium.moments import moments, progress_at
 
 
 def test_moments_end_where_the_run_ends(tiny, tiny_prompt):
-    trace = speculative_generate(tiny.as_target(), tiny.scribe(), tiny_prompt, DecodeSettings(k=3, max_new_tokens=20, stop_at_eos=False))
+    trace = speculative_generate(tiny.as_target(), tiny.draft(), tiny_prompt, DecodeSettings(k=3, max_new_tokens=20, stop_at_eos=False))
     steps = moments(trace)
     assert [m.stage for m in steps].count("verdict") == len(trace.rounds)
     end = progress_at(trace, steps[-1])
@@ -16,6 +16,6 @@ def test_moments_end_where_the_run_ends(tiny, tiny_prompt):
 
 
 def test_counters_grow_one_seal_at_a_time(tiny, tiny_prompt):
-    trace = speculative_generate(tiny.as_target(), tiny.scribe(), tiny_prompt, DecodeSettings(k=3, max_new_tokens=20, stop_at_eos=False))
+    trace = speculative_generate(tiny.as_target(), tiny.draft(), tiny_prompt, DecodeSettings(k=3, max_new_tokens=20, stop_at_eos=False))
     tokens = [progress_at(trace, m).tokens for m in moments(trace)]
     assert tokens[0] == 0 and all(0 <= b - a <= 1 for a, b in zip(tokens, tokens[1:]))

@@ -25,20 +25,20 @@ def measured_alpha() -> dict[str, float]:
 
 
 def test_the_ladder_is_complete_and_the_distilled_scribe_is_default(poetry):
-    assert list(poetry.scribes) == ["mismatched", "unigram", "trigram", "bigram", "tiny", "distilled"]
-    assert poetry.default_scribe == "distilled"
+    assert list(poetry.drafts) == ["mismatched", "unigram", "trigram", "bigram", "tiny", "distilled"]
+    assert poetry.default_draft == "distilled"
     assert poetry.vocab_size == poetry.target.config.vocab_size
 
 
 def test_the_ladder_climbs_in_measured_alpha_from_below_03_to_above_07(poetry):
     """The slider's order is the measured order, and it spans the issue's range."""
     alpha = measured_alpha()
-    assert list(poetry.scribes) == sorted(alpha, key=alpha.get)
-    assert alpha[next(iter(poetry.scribes))] <= 0.3 and alpha[poetry.default_scribe] >= 0.7
+    assert list(poetry.drafts) == sorted(alpha, key=alpha.get)
+    assert alpha[next(iter(poetry.drafts))] <= 0.3 and alpha[poetry.default_draft] >= 0.7
 
 
 def test_the_mismatched_scribe_speaks_the_masters_vocabulary_but_not_its_verse(poetry):
-    scribe = poetry.scribe("mismatched")
+    scribe = poetry.draft("mismatched")
     assert scribe.vocab_size == poetry.vocab_size
     learned = scribe.model.unigram > 0
     assert learned[poetry.tokenizer.convert_tokens_to_ids("的")]  # modern prose's commonest word
@@ -57,7 +57,7 @@ def test_greedy_speculative_equals_the_masters_greedy(poetry, scribe):
     settings = DecodeSettings(k=4, sampling=SamplingConfig(temperature=0), max_new_tokens=48, stop_at_eos=False)
     ids = poetry.encode_prompt(PROMPT)
     plain = plain_generate(poetry.as_target(), ids, settings)
-    assert speculative_generate(poetry.as_target(), poetry.scribe(scribe), ids, settings).tokens == plain.tokens
+    assert speculative_generate(poetry.as_target(), poetry.draft(scribe), ids, settings).tokens == plain.tokens
 
 
 def test_characters_outside_the_vocabulary_are_named(poetry):
@@ -72,6 +72,6 @@ def test_two_token_proof_on_the_trained_pair(poetry, scribe, rule, passes):
     The broken rule's bias grows with 1 - alpha, so a poor scribe shows it at 10,000 samples.
     """
     settings = DecodeSettings(k=4, seed=5, rule=rule)
-    report = run_proof(poetry.target, poetry.scribe(scribe), poetry.encode_prompt(PROMPT), 10_000, 2, settings, batch_size=2000)
+    report = run_proof(poetry.target, poetry.draft(scribe), poetry.encode_prompt(PROMPT), 10_000, 2, settings, batch_size=2000)
     assert report.exact.probs.sum() < 0.99  # the case that needs n to count every sample
     assert (report.fit.p_value > 0.001) == passes

@@ -9,26 +9,26 @@ from specdec_core.algorithm.round import speculative_round
 from specdec_core.decoding import generate as engine
 from specdec_core.decoding import one_position, proof
 from specdec_core.decoding.generate import speculative_generate
-from specdec_core.decoding.round_models import ManyRowScribe, OneRowScribe, OneRowTarget, SharedPrefixTarget
+from specdec_core.decoding.round_models import ManyRowDraft, OneRowDraft, OneRowTarget, SharedPrefixTarget
 from specdec_core.runtimes.cached_lm import CachedLM, SharedPrefix
 from specdec_core.settings import DecodeSettings, SamplingConfig
 from ui.iron_rule import runs as iron_rule_data
 
 
 def one_row_round(tiny, prompt, settings, seed):
-    lm, scribe = CachedLM(tiny.target), tiny.scribe("lm")
+    lm, scribe = CachedLM(tiny.target), tiny.draft("lm")
     scribe.start()
     lm.logits(prompt[:-1])
     scribe.prefill(prompt[:-1])
     generator = torch.Generator().manual_seed(seed)
-    return speculative_round(OneRowTarget(lm), OneRowScribe(scribe), torch.tensor([prompt]), settings.k, settings, generator)
+    return speculative_round(OneRowTarget(lm), OneRowDraft(scribe), torch.tensor([prompt]), settings.k, settings, generator)
 
 
 def many_row_round(tiny, prompt, settings, seed, rows):
     target = SharedPrefixTarget(SharedPrefix(tiny.target, prompt[:-1]))
     generator = torch.Generator().manual_seed(seed)
     contexts = torch.tensor([prompt] * rows)
-    return speculative_round(target, ManyRowScribe(tiny.scribe("lm")), contexts, settings.k, settings, generator)
+    return speculative_round(target, ManyRowDraft(tiny.draft("lm")), contexts, settings.k, settings, generator)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
@@ -60,9 +60,9 @@ def test_the_sheet_the_proof_and_the_iron_rule_all_run_the_one_round(tiny, tiny_
 
     for module in (engine, proof, one_position):
         monkeypatch.setattr(module, "speculative_round", spy)
-    speculative_generate(tiny.as_target(), tiny.scribe(), tiny_prompt, DecodeSettings(max_new_tokens=6))
+    speculative_generate(tiny.as_target(), tiny.draft(), tiny_prompt, DecodeSettings(max_new_tokens=6))
     sheet = len(callers)
-    proof.sample_continuations(tiny.target, tiny.scribe(), tiny_prompt, 300, 2, DecodeSettings(k=2))
+    proof.sample_continuations(tiny.target, tiny.draft(), tiny_prompt, 300, 2, DecodeSettings(k=2))
     in_proof = len(callers) - sheet
     position = iron_rule_data.toy_position(iron_rule_data.TOY)
     one_position.run_rule(position, "exact", 500, seed=0)

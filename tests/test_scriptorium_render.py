@@ -12,7 +12,7 @@ LABELS = {key: key for key in ("p", "q", "min", "r", "axis", "master", "scribe",
 
 @pytest.fixture(scope="module")
 def trace(tiny, tiny_prompt):
-    return speculative_generate(tiny.as_target(), tiny.scribe(), tiny_prompt, DecodeSettings(k=4, max_new_tokens=30, stop_at_eos=False))
+    return speculative_generate(tiny.as_target(), tiny.draft(), tiny_prompt, DecodeSettings(k=4, max_new_tokens=30, stop_at_eos=False))
 
 
 def test_seals_on_the_sheet_follow_the_moments(trace):

@@ -13,10 +13,10 @@ from transformers import LlamaConfig, LlamaForCausalLM
 
 from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.decoding.proof import run_proof
+from specdec_core.drafts import SubsetLMDraft
 from specdec_core.pairs.pair import ModelPair
 from specdec_core.runtimes.int8_linear import Int8Linear
 from specdec_core.runtimes.shared_embedding_draft import ROW_SCALE, WEIGHTS, load_draft
-from specdec_core.scribes import SubsetLMScribe
 from specdec_core.settings import DecodeSettings, SamplingConfig
 from training.smollm2.draft_files import draft_from_master, int8_rows, save_draft
 
@@ -113,7 +113,7 @@ def test_a_row_scale_without_its_matrix_is_refused_by_name(master, vocab_ids, tm
 
 
 def test_q_is_zero_outside_the_head_and_drafts_stay_inside(master, saved, vocab_ids, tiny, tiny_prompt):
-    scribe = SubsetLMScribe("distilled", *load_draft(master, saved), tiny.vocab_size)
+    scribe = SubsetLMDraft("distilled", *load_draft(master, saved), tiny.vocab_size)
     scribe.start()
     logits = scribe.next_logits(tiny_prompt)
     outside = torch.ones(tiny.vocab_size, dtype=torch.bool)
@@ -125,7 +125,7 @@ def test_q_is_zero_outside_the_head_and_drafts_stay_inside(master, saved, vocab_
 
 
 def test_speculative_sampling_with_a_part_vocabulary_draft_is_exact(master, saved, tiny, tiny_prompt):
-    scribe = SubsetLMScribe("distilled", *load_draft(master, saved), tiny.vocab_size)
+    scribe = SubsetLMDraft("distilled", *load_draft(master, saved), tiny.vocab_size)
     report = run_proof(master, scribe, tiny_prompt, 20_000, 2, SETTINGS, batch_size=4000)
     assert report.fit.p_value > 0.001 and report.fit.tv_ci[0] < 0.01
 
@@ -164,7 +164,7 @@ def test_int8_matmul_multiplies_by_the_files_int8_matrices_and_drafts_the_same(m
     assert (got - want).abs().max() < 0.02 * want.abs().max()
     greedy = replace(SETTINGS, sampling=SamplingConfig(temperature=0.0))
     target = llama_pair(master, tiny).as_target()
-    spec = speculative_generate(target, SubsetLMScribe("distilled", int8_draft, ids, tiny.vocab_size), tiny_prompt, greedy)
+    spec = speculative_generate(target, SubsetLMDraft("distilled", int8_draft, ids, tiny.vocab_size), tiny_prompt, greedy)
     assert spec.tokens == plain_generate(target, tiny_prompt, greedy).tokens
 
 

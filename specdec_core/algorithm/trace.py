@@ -46,7 +46,7 @@ class Round:
 
     index: int
     context_len: int
-    k: int  # tokens the scribe was asked for (prompt lookup may draft fewer)
+    k: int  # tokens the draft was asked for (prompt lookup may draft fewer)
     drafted: list[DraftStep]
     n_accepted: int
     first_rejected: int | None  # index into drafted, None when all passed
@@ -55,7 +55,7 @@ class Round:
     next_kind: str  # "corrected", "bonus", or "plain" (target alone)
     next_dist_top: list[Candidate]  # p, q and the residual r at the position of the new token
     target_cache: list[int]  # [before the verify forward, after it, after rollback]
-    draft_cache: list[int]  # the same for the scribe
+    draft_cache: list[int]  # the same for the draft
     draft_s: float
     target_s: float
     other_s: float

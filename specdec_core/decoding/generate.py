@@ -10,18 +10,18 @@ import torch
 
 from specdec_core.algorithm.round import RoundResult, speculative_round
 from specdec_core.algorithm.trace import Candidate, DraftStep, Round, Trace
-from specdec_core.decoding.round_models import OneRowScribe, OneRowTarget
+from specdec_core.decoding.round_models import OneRowDraft, OneRowTarget
+from specdec_core.drafts.base import Draft
 from specdec_core.runtimes.cached_lm import CachedLM
 from specdec_core.runtimes.device import Clock
 from specdec_core.runtimes.lean_llama import LeanLlamaLM, cached_lm_for
-from specdec_core.scribes.base import Scribe
 from specdec_core.settings import MAX_K, DecodeSettings, SettingsError, Target
 
 PROMPT_PIECES = 32  # the prompt's last tokens, as written, kept for the sheet to show a token per cell
 
 
-def speculative_generate(target: Target, scribe: Scribe, prompt: list[int], settings: DecodeSettings) -> Trace:
-    return _generate(target, scribe, prompt, settings)
+def speculative_generate(target: Target, draft: Draft, prompt: list[int], settings: DecodeSettings) -> Trace:
+    return _generate(target, draft, prompt, settings)
 
 
 def plain_generate(target: Target, prompt: list[int], settings: DecodeSettings) -> Trace:
@@ -29,7 +29,7 @@ def plain_generate(target: Target, prompt: list[int], settings: DecodeSettings) 
     return _generate(target, None, prompt, settings)
 
 
-def _generate(target: Target, scribe: Scribe | None, prompt: list[int], settings: DecodeSettings) -> Trace:
+def _generate(target: Target, draft: Draft | None, prompt: list[int], settings: DecodeSettings) -> Trace:
     if not prompt:
         raise SettingsError("the prompt is empty")
     device = target.model.device
@@ -37,10 +37,10 @@ def _generate(target: Target, scribe: Scribe | None, prompt: list[int], settings
     generator = torch.Generator(device=device).manual_seed(settings.seed)
     target_lm = cached_lm_for(target.model)
     started = clock.now()
-    _prefill(target_lm, scribe, prompt)
+    _prefill(target_lm, draft, prompt)
     prefill_s = clock.now() - started
-    context, rounds, k = list(prompt), [], settings.k if scribe else 0
-    models = OneRowTarget(target_lm), OneRowScribe(scribe) if scribe else None
+    context, rounds, k = list(prompt), [], settings.k if draft else 0
+    models = OneRowTarget(target_lm), OneRowDraft(draft) if draft else None
     while len(context) - len(prompt) < settings.max_new_tokens:
         remaining = settings.max_new_tokens - (len(context) - len(prompt))
         record = _round(target, models, context, min(k, remaining - 1), len(rounds), settings, generator, clock)
@@ -50,13 +50,13 @@ def _generate(target: Target, scribe: Scribe | None, prompt: list[int], settings
             context += new[: new.index(target.eos_token_id) + 1]
             break
         context += new
-        if settings.adaptive_k and scribe:
+        if settings.adaptive_k and draft:
             k = min(k + 2, MAX_K) if record.n_accepted == record.k else max(1, k - 1)
     tokens = context[len(prompt) :]
     return Trace(
         pair=target.name,
-        scribe=scribe.name if scribe else "",
-        mode="speculative" if scribe else "plain",
+        scribe=draft.name if draft else "",  # the trace names the ladder's rung "scribe"
+        mode="speculative" if draft else "plain",
         settings=settings.as_dict() | {"device": str(device)},
         prompt_tokens=list(prompt),
         prompt_text=target.decode(prompt),
@@ -69,14 +69,14 @@ def _generate(target: Target, scribe: Scribe | None, prompt: list[int], settings
     )
 
 
-def _prefill(target_lm: CachedLM | LeanLlamaLM, scribe: Scribe | None, prompt: list[int]) -> None:
+def _prefill(target_lm: CachedLM | LeanLlamaLM, draft: Draft | None, prompt: list[int]) -> None:
     """Start afresh and cache all but the last prompt token, which every round feeds again."""
-    if scribe:
-        scribe.start()
+    if draft:
+        draft.start()
     if len(prompt) > 1:
         target_lm.logits(prompt[:-1])
-        if scribe:
-            scribe.prefill(prompt[:-1])
+        if draft:
+            draft.prefill(prompt[:-1])
 
 
 def _round(target: Target, models, context: list[int], k: int, index: int, settings: DecodeSettings,

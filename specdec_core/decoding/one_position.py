@@ -27,11 +27,11 @@ TOP_N = 8  # a large vocabulary is shown as the union of the top entries of p, q
 
 @dataclass(frozen=True)
 class Position:
-    """One place to write a token: the raw scores of target and scribe, and how both are sampled."""
+    """One place to write a token: the raw scores of target and draft, and how both are sampled."""
 
     labels: tuple[str, ...]  # one per token id
     target_logits: np.ndarray  # (V,)
-    scribe_logits: np.ndarray | None  # (V,), None when the scribe has no proposal here
+    draft_logits: np.ndarray | None  # (V,), None when the draft has no proposal here
     sampling: SamplingConfig = field(default_factory=SamplingConfig)
     noise: float = 0.0
     context: str = ""  # real mode: the text both have read
@@ -47,7 +47,7 @@ class Position:
 
 @dataclass
 class Distributions:
-    """p, the q the scribe samples from, and what the rule derives from them (numpy, float64)."""
+    """p, the q the draft samples from, and what the rule derives from them (numpy, float64)."""
 
     p: np.ndarray
     q: np.ndarray
@@ -57,7 +57,7 @@ class Distributions:
 
     @property
     def sealed(self) -> np.ndarray:
-        """P(the scribe writes x and it is sealed) = q(x) min(1, p(x)/q(x)) = min(p(x), q(x))."""
+        """P(the draft writes x and it is sealed) = q(x) min(1, p(x)/q(x)) = min(p(x), q(x))."""
         return self.q * self.accept_prob
 
     @property
@@ -71,7 +71,7 @@ class Draws:
     """N runs of the rule at one position, and N draws of the target alone for reference."""
 
     written: np.ndarray  # (N,) the token each run wrote
-    sealed: np.ndarray  # (N,) whether the scribe's token was kept
+    sealed: np.ndarray  # (N,) whether the draft's token was kept
     alone: np.ndarray  # (N,) tokens drawn from p directly
 
 
@@ -81,7 +81,7 @@ def distributions(position: Position) -> Distributions:
     p = probs_from_logits(torch.from_numpy(position.target_logits), settings.sampling).double()
     # draft_token also draws a token; this one is thrown away, only q matters here
     throwaway = torch.Generator().manual_seed(0)
-    _, q, _ = draft_token(torch.from_numpy(position.scribe_logits), settings, RULES["exact"], throwaway)
+    _, q, _ = draft_token(torch.from_numpy(position.draft_logits), settings, RULES["exact"], throwaway)
     q = q.double()
     accept_prob = acceptance_probability(p, q)
     return Distributions(p.numpy(), q.numpy(), expected_acceptance(p, q), residual(p, q).numpy(), accept_prob.numpy())
@@ -90,16 +90,16 @@ def distributions(position: Position) -> Distributions:
 def run_rule(position: Position, rule: str, n: int, seed: int, batch: int = 2_000) -> Draws:
     """Run one round with k = 1 n times (round.speculative_round, batched): keep the token written first.
 
-    The written token is the scribe's when it is sealed, otherwise the red brush's correction;
+    The written token is the draft's when it is sealed, otherwise the red brush's correction;
     the bonus token that follows a seal belongs to the next position and is ignored.
     """
     settings = position.decode_settings(rule, seed)
     generator = torch.Generator().manual_seed(seed)
-    target, scribe = FixedScores(torch.from_numpy(position.target_logits)), FixedScores(torch.from_numpy(position.scribe_logits))
+    target, draft = FixedScores(torch.from_numpy(position.target_logits)), FixedScores(torch.from_numpy(position.draft_logits))
     written, sealed = [], []
     for start in range(0, n, batch):
         size = min(batch, n - start)
-        result = speculative_round(target, scribe, torch.zeros((size, 1), dtype=torch.long), 1, settings, generator)
+        result = speculative_round(target, draft, torch.zeros((size, 1), dtype=torch.long), 1, settings, generator)
         kept = result.n_accepted == 1
         written.append(torch.where(kept, result.drafted[:, 0], result.verdict.next_token))
         sealed.append(kept)
@@ -141,18 +141,18 @@ def collapse(values: np.ndarray, ids: np.ndarray) -> list[float]:
     return shown if len(ids) == len(values) else shown + [float(values.sum() - values[ids].sum())]
 
 
-def model_position(pair: ModelPair, scribe: str, context: list[int], written: int | None, settings: DecodeSettings) -> Position:
-    """The target's and the scribe's scores after `context`, labelled by the pair's vocabulary."""
+def model_position(pair: ModelPair, draft_name: str, context: list[int], written: int | None, settings: DecodeSettings) -> Position:
+    """The target's and the draft's scores after `context`, labelled by the pair's vocabulary."""
     vocab = pair.vocab_size
     target = last_logits(pair.target, torch.tensor([context]))[0, -1, :vocab]
-    drafter = pair.scribe(scribe)
+    drafter = pair.draft(draft_name)
     drafter.start()
     scores = drafter.next_logits(context)
     decoding = pair.as_target()
     return Position(
         labels=_unique_labels([decoding.piece(t) for t in range(vocab)]),
         target_logits=target.float().cpu().numpy(),
-        scribe_logits=None if scores is None else scores[:vocab].float().cpu().numpy(),
+        draft_logits=None if scores is None else scores[:vocab].float().cpu().numpy(),
         sampling=settings.sampling,
         noise=settings.noise,
         context=decoding.decode(context),

@@ -18,7 +18,7 @@ import torch
 from specdec_core.algorithm.round import speculative_round
 from specdec_core.algorithm.sampling import probs_from_logits
 from specdec_core.algorithm.stats import MIN_EXPECTED, FitResult, goodness_of_fit
-from specdec_core.decoding.round_models import ManyRowScribe, SharedPrefixTarget
+from specdec_core.decoding.round_models import ManyRowDraft, SharedPrefixTarget
 from specdec_core.runtimes.cached_lm import SharedPrefix, last_logits
 
 # progress(done, total, samples so far (done, positions)) -> False to stop early
@@ -79,20 +79,20 @@ class SampleStream:
     batches; the samples are those one long call would give.
     """
 
-    def __init__(self, target, scribe, prompt: list[int], positions: int, settings, plain: bool = False):
-        self.scribe = None if plain else scribe
+    def __init__(self, target, draft, prompt: list[int], positions: int, settings, plain: bool = False):
+        self.draft = None if plain else draft
         self.prompt, self.positions, self.settings = list(prompt), positions, settings
         self.generator = torch.Generator(device=target.device).manual_seed(settings.seed)
         self.shared = SharedPrefix(target, self.prompt[:-1])  # every sample starts with the prompt: read it once
 
     def draw(self, size: int) -> np.ndarray:
         """The first `positions` tokens of `size` more continuations (size, positions)."""
-        return _sample_batch(self.shared, self.scribe, self.prompt, size, self.positions, self.settings, self.generator)
+        return _sample_batch(self.shared, self.draft, self.prompt, size, self.positions, self.settings, self.generator)
 
 
 def sample_continuations(
     target,
-    scribe,
+    draft,
     prompt: list[int],
     n_samples: int,
     positions: int,
@@ -102,7 +102,7 @@ def sample_continuations(
     progress: Progress | None = None,
 ) -> np.ndarray:
     """First `positions` tokens of n_samples independent continuations (N, positions)."""
-    stream = SampleStream(target, scribe, prompt, positions, settings, plain)
+    stream = SampleStream(target, draft, prompt, positions, settings, plain)
     batches: list[np.ndarray] = []
     done = 0
     while done < n_samples:
@@ -114,16 +114,16 @@ def sample_continuations(
     return np.concatenate(batches)
 
 
-def run_proof(target, scribe, prompt, n_samples, positions, settings, plain=False, batch_size=500, progress=None) -> ProofReport:
+def run_proof(target, draft, prompt, n_samples, positions, settings, plain=False, batch_size=500, progress=None) -> ProofReport:
     exact = exact_distribution(target, prompt, positions, settings.sampling, n_samples)
-    samples = sample_continuations(target, scribe, prompt, n_samples, positions, settings, plain, batch_size, progress)
+    samples = sample_continuations(target, draft, prompt, n_samples, positions, settings, plain, batch_size, progress)
     fit = goodness_of_fit(exact.counts(samples), exact.probs, n_samples=len(samples), seed=settings.seed)
     return ProofReport(fit, exact, samples)
 
 
-def _sample_batch(target: SharedPrefix, scribe, prompt, size, positions, settings, generator) -> np.ndarray:
+def _sample_batch(target: SharedPrefix, draft, prompt, size, positions, settings, generator) -> np.ndarray:
     written: list[list[int]] = [[] for _ in range(size)]
-    verifier, drafter = SharedPrefixTarget(target), ManyRowScribe(scribe) if scribe else None
+    verifier, drafter = SharedPrefixTarget(target), ManyRowDraft(draft) if draft else None
     while True:
         groups = defaultdict(list)  # tokens written so far -> rows
         for row, tokens in enumerate(written):

@@ -46,9 +46,9 @@ class Exact:
     joint: ExactDistribution  # p of the first two, over the cells this many samples can test
 
 
-def streams(pair, scribe: str, ids: list[int], settings) -> tuple[SampleStream, SampleStream]:
+def streams(pair, draft_name: str, ids: list[int], settings) -> tuple[SampleStream, SampleStream]:
     """Speculative and plain streams with distinct seeds, so their noise is independent."""
-    speculative = SampleStream(pair.target, pair.scribe(scribe), ids, POSITIONS, settings)
+    speculative = SampleStream(pair.target, pair.draft(draft_name), ids, POSITIONS, settings)
     plain = SampleStream(pair.target, None, ids, POSITIONS, replace(settings, seed=settings.seed + 1), plain=True)
     return speculative, plain
 

@@ -1,16 +1,16 @@
 """The models a round reads (round.Verifier and round.Drafter) for its three shapes.
 
-- One row with KV caches: the scriptorium's sheet (`OneRowTarget`, `OneRowScribe`).
-- Many rows after one shared prompt, no per-row cache: the proof (`SharedPrefixTarget`, `ManyRowScribe`).
+- One row with KV caches: the scriptorium's sheet (`OneRowTarget`, `OneRowDraft`).
+- Many rows after one shared prompt, no per-row cache: the proof (`SharedPrefixTarget`, `ManyRowDraft`).
 - One fixed position, whatever the context: the iron rule (`FixedScores`).
 """
 from __future__ import annotations
 
 import torch
 
+from specdec_core.drafts.base import Draft
 from specdec_core.runtimes.cached_lm import CachedLM, SharedPrefix
 from specdec_core.runtimes.lean_llama import LeanLlamaLM
-from specdec_core.scribes.base import Scribe
 
 
 class OneRowTarget:
@@ -31,24 +31,24 @@ class OneRowTarget:
         self.lm.rollback(int(keep[0]))
 
 
-class OneRowScribe:
-    """A scribe with its own state (a cache, a context copy) for one row."""
+class OneRowDraft:
+    """A draft with its own state (a cache, a context copy) for one row."""
 
-    def __init__(self, scribe: Scribe):
-        self.scribe = scribe
+    def __init__(self, draft: Draft):
+        self.draft = draft
 
     @property
     def cache_len(self) -> int:
-        return self.scribe.cache_len
+        return self.draft.cache_len
 
     def next_logits(self, sequences: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        logits = self.scribe.next_logits(sequences[0].tolist())
+        logits = self.draft.next_logits(sequences[0].tolist())
         if logits is None:
-            return torch.zeros((1, self.scribe.vocab_size)), torch.tensor([False])
+            return torch.zeros((1, self.draft.vocab_size)), torch.tensor([False])
         return logits[None], torch.tensor([True])
 
     def rollback(self, keep: torch.Tensor) -> None:
-        self.scribe.rollback(int(keep[0]))
+        self.draft.rollback(int(keep[0]))
 
 
 class SharedPrefixTarget:
@@ -67,16 +67,16 @@ class SharedPrefixTarget:
         pass  # nothing past the shared prompt is kept
 
 
-class ManyRowScribe:
-    """A scribe scoring many equal-length rows at once, without a cache."""
+class ManyRowDraft:
+    """A draft scoring many equal-length rows at once, without a cache."""
 
     cache_len = 0
 
-    def __init__(self, scribe: Scribe):
-        self.scribe = scribe
+    def __init__(self, draft: Draft):
+        self.draft = draft
 
     def next_logits(self, sequences: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        return self.scribe.batch_next_logits(sequences)
+        return self.draft.batch_next_logits(sequences)
 
     def rollback(self, keep: torch.Tensor) -> None:
         pass

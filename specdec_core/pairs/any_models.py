@@ -16,9 +16,9 @@ from pathlib import Path
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
+from specdec_core.drafts import LMDraft, PromptLookupDraft
 from specdec_core.pairs.pair import ModelPair, PairError, check_same_vocabulary
 from specdec_core.runtimes.device import place
-from specdec_core.scribes import LMScribe, PromptLookupScribe
 
 HUB_TIME_LIMIT_S = 10.0
 HUB_FILES = ["*.json", "*.safetensors", "*.txt", "*.model", "*.jinja"]  # config, weights, tokenizer; no pickles
@@ -34,7 +34,7 @@ EXAMPLE_PROMPTS = [
 
 
 def load_any_pair(target_spec: str, draft_spec: str, device: torch.device):
-    """The pair TARGET,DRAFT: the draft becomes an LMScribe, with prompt lookup as the poorer rung."""
+    """The pair TARGET,DRAFT: the draft becomes an LMDraft, with prompt lookup as the poorer rung."""
     if not target_spec or not draft_spec:
         raise PairError("a model pair is written TARGET,DRAFT: two local directories or hub ids")
     return _pair_from(target_spec, draft_spec, resolve_model(target_spec), resolve_model(draft_spec), device)
@@ -63,8 +63,8 @@ def _pair_from(target_spec: str, draft_spec: str, target_dir: Path, draft_dir: P
     target, draft = _load_model(target_dir, target_spec, device), _load_model(draft_dir, draft_spec, device)
     vocab_size = len(tokenizer)
     scribes = {
-        "prompt-lookup": lambda: PromptLookupScribe(vocab_size),
-        "draft": lambda: LMScribe("draft", draft, vocab_size),
+        "prompt-lookup": lambda: PromptLookupDraft(vocab_size),
+        "draft": lambda: LMDraft("draft", draft, vocab_size),
     }
     chat = getattr(tokenizer, "chat_template", None) is not None  # instruction-tuned: prompts are a user's turn
     return ModelPair(f"{target_spec},{draft_spec}", target, tokenizer, scribes, "draft", EXAMPLE_PROMPTS, use_chat_template=chat)

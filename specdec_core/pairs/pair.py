@@ -7,12 +7,12 @@ from typing import Callable
 
 from transformers import PreTrainedModel
 
-from specdec_core.scribes.base import Scribe
+from specdec_core.drafts.base import Draft
 from specdec_core.settings import Target
 
 
 class PairError(ValueError):
-    """A pair, scribe or prompt that cannot be used; the message says why in plain words."""
+    """A pair, draft or prompt that cannot be used; the message says why in plain words."""
 
 
 @dataclass
@@ -20,8 +20,8 @@ class ModelPair:
     name: str
     target: PreTrainedModel
     tokenizer: object
-    scribes: dict[str, Callable[[], Scribe]]  # the ladder, poorest first
-    default_scribe: str
+    drafts: dict[str, Callable[[], Draft]]  # the ladder, poorest first
+    default_draft: str
     example_prompts: list[str] = field(default_factory=list)
     add_bos: bool = True
     use_chat_template: bool = False  # instruction-tuned masters read the prompt as a user's turn
@@ -46,11 +46,11 @@ class ModelPair:
             eos_token_id=self.tokenizer.eos_token_id,
         )
 
-    def scribe(self, name: str | None = None) -> Scribe:
-        name = name or self.default_scribe
-        if name not in self.scribes:
-            raise PairError(f"pair {self.name!r} has no scribe {name!r}; choose one of: {', '.join(self.scribes)}")
-        return self.scribes[name]()
+    def draft(self, name: str | None = None) -> Draft:
+        name = name or self.default_draft
+        if name not in self.drafts:
+            raise PairError(f"pair {self.name!r} has no scribe {name!r}; choose one of: {', '.join(self.drafts)}")
+        return self.drafts[name]()
 
     def encode_prompt(self, text: str, max_new_tokens: int = 0) -> list[int]:
         """Token ids of a prompt, or a PairError that names what is wrong with it."""
@@ -85,13 +85,13 @@ class ModelPair:
 
 
 def check_same_vocabulary(target_tokenizer, draft_tokenizer, draft_name: str) -> None:
-    """A scribe must speak the target's vocabulary token for token, or q and p mean different things."""
+    """A draft must speak the target's vocabulary token for token, or q and p mean different things."""
     target_vocab, draft_vocab = target_tokenizer.get_vocab(), draft_tokenizer.get_vocab()
     if target_vocab == draft_vocab:
         return
     differ = sorted(set(target_vocab.items()) ^ set(draft_vocab.items()), key=lambda item: item[1])[:5]
     raise PairError(
-        f"the scribe {draft_name!r} uses a different tokenizer from the target "
+        f"the draft {draft_name!r} uses a different tokenizer from the target "
         f"({len(draft_vocab):,} vs {len(target_vocab):,} tokens; first differences: "
         + ", ".join(f"{token!r}={index}" for token, index in differ)
         + "); a draft must share the target's vocabulary"

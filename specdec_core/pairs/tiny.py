@@ -8,10 +8,10 @@ from __future__ import annotations
 import torch
 from transformers import GPT2Config, GPT2LMHeadModel
 
+from specdec_core.drafts import LMDraft, NgramDraft, NgramModel, PromptLookupDraft
 from specdec_core.pairs.char_tokenizer import char_tokenizer
 from specdec_core.pairs.pair import ModelPair
 from specdec_core.runtimes.device import place
-from specdec_core.scribes import LMScribe, NgramModel, NgramScribe, PromptLookupScribe
 
 ALPHABET = list("春夏秋冬山水風月花鳥，。")
 TRAINING_TEXT = "春山風月，秋水花鳥。夏山水月，冬風花鳥。春花秋月，山水風鳥。"
@@ -19,7 +19,7 @@ TRAINING_TEXT = "春山風月，秋水花鳥。夏山水月，冬風花鳥。春
 
 def load_tiny_pair(device: torch.device) -> ModelPair:
     tokenizer, target, draft = tiny_models(device)
-    return ModelPair("tiny", target, tokenizer, tiny_scribes(tokenizer, draft), "lm", ["春山", "秋水"])
+    return ModelPair("tiny", target, tokenizer, tiny_drafts(tokenizer, draft), "lm", ["春山", "秋水"])
 
 
 def tiny_models(device: torch.device):
@@ -30,15 +30,15 @@ def tiny_models(device: torch.device):
     return tokenizer, target, draft
 
 
-def tiny_scribes(tokenizer, draft) -> dict:
-    """The scribe ladder of the tiny pair, worst first: factories that build a fresh scribe."""
+def tiny_drafts(tokenizer, draft) -> dict:
+    """The draft ladder of the tiny pair, worst first: factories that build a fresh draft."""
     vocab_size = len(tokenizer)
     corpus = [[tokenizer.bos_token_id] + tokenizer.encode(TRAINING_TEXT) + [tokenizer.eos_token_id]]
     return {
-        "unigram": lambda: NgramScribe(NgramModel.fit(corpus, 1, vocab_size), name="unigram"),
-        "ngram": lambda: NgramScribe(NgramModel.fit(corpus, 3, vocab_size), name="ngram"),
-        "prompt-lookup": lambda: PromptLookupScribe(vocab_size),
-        "lm": lambda: LMScribe("lm", draft, vocab_size),
+        "unigram": lambda: NgramDraft(NgramModel.fit(corpus, 1, vocab_size), name="unigram"),
+        "ngram": lambda: NgramDraft(NgramModel.fit(corpus, 3, vocab_size), name="ngram"),
+        "prompt-lookup": lambda: PromptLookupDraft(vocab_size),
+        "lm": lambda: LMDraft("lm", draft, vocab_size),
     }
 
 

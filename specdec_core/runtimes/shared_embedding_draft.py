@@ -3,7 +3,7 @@
 The target's embedding (49,152 x 576 for SmolLM2-135M) is most of a small draft's weights, so the
 draft reads tokens through the target's own embedding module, shared in memory, and ships only its
 layers, final norm and head (EAGLE, Li et al. 2024, likewise reuses the target's embedding). Its
-head has a row per token of ``vocab_ids`` only (see scribes/subset_lm.py).
+head has a row per token of ``vocab_ids`` only (see drafts/subset_lm.py).
 
 On disk: ``config.json`` (a LlamaConfig whose ``vocab_size`` is the head's size) and
 ``model.safetensors`` (every weight but the embedding, plus ``vocab_ids``). Shipped drafts keep each

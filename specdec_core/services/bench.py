@@ -15,20 +15,20 @@ from transformers.utils import logging as hf_logging
 from specdec_core.algorithm.theory import speedup
 from specdec_core.algorithm.trace import Trace, mean_acceptance
 from specdec_core.decoding.generate import plain_generate, speculative_generate
+from specdec_core.drafts import LMDraft
 from specdec_core.pairs.pair import ModelPair, PairError
-from specdec_core.scribes import LMScribe
 from specdec_core.settings import DecodeSettings
 
 
-def run_bench(pair: ModelPair, scribe_name: str | None, settings: DecodeSettings, prompts: list[str] | None = None, repeats: int = 3, vs_hf: bool = False) -> dict:
+def run_bench(pair: ModelPair, draft_name: str | None, settings: DecodeSettings, prompts: list[str] | None = None, repeats: int = 3, vs_hf: bool = False) -> dict:
     """prompts: None for the pair's example prompts."""
     settings = replace(settings, stop_at_eos=False)  # every method writes exactly max_new_tokens
     prompts = prompts or pair.example_prompts
-    target, scribe = pair.as_target(), pair.scribe(scribe_name)
+    target, draft = pair.as_target(), pair.draft(draft_name)
     encoded = [_encoded(pair, number, text, settings.max_new_tokens) for number, text in enumerate(prompts, 1)]
-    hf_draft = scribe.hf_assistant() if (vs_hf and isinstance(scribe, LMScribe)) else None
+    hf_draft = draft.hf_assistant() if (vs_hf and isinstance(draft, LMDraft)) else None
     methods = {
-        "speculative": lambda ids, seed: speculative_generate(target, scribe, ids, replace(settings, seed=seed)),
+        "speculative": lambda ids, seed: speculative_generate(target, draft, ids, replace(settings, seed=seed)),
         "plain": lambda ids, seed: plain_generate(target, ids, replace(settings, seed=seed)),
     }
     if hf_draft is not None:
@@ -46,7 +46,7 @@ def run_bench(pair: ModelPair, scribe_name: str | None, settings: DecodeSettings
                 results[name]["tokens"] += settings.max_new_tokens
                 if isinstance(outcome, Trace):
                     results[name]["traces"].append(outcome)
-    return _report(pair, scribe.name, settings, results) | {"prompts": len(encoded)}
+    return _report(pair, draft.name, settings, results) | {"prompts": len(encoded)}
 
 
 def prompts_from_file(path: str | Path) -> list[str]:
@@ -75,7 +75,7 @@ def _encoded(pair: ModelPair, number: int, text: str, max_new_tokens: int) -> li
         raise PairError(f"prompt {number} ({text[:40]!r}): {error}") from error
 
 
-def _report(pair, scribe_name, settings, results) -> dict:
+def _report(pair, draft_name, settings, results) -> dict:
     spec, plain = results["speculative"]["traces"], results["plain"]["traces"]
     tps = {name: r["tokens"] / r["wall_s"] for name, r in results.items()}
     drafted = sum(t.draft_forwards for t in spec)
@@ -86,7 +86,7 @@ def _report(pair, scribe_name, settings, results) -> dict:
     loop = sum(r.draft_s + r.target_s + r.other_s for t in spec for r in t.rounds)
     return {
         "pair": pair.name,
-        "scribe": scribe_name,
+        "scribe": draft_name,
         "k": settings.k,
         "temperature": settings.sampling.temperature,
         "top_p": settings.sampling.top_p,
@@ -107,7 +107,7 @@ def _report(pair, scribe_name, settings, results) -> dict:
 
 
 def time_split(traces: list[Trace]) -> dict[str, float]:
-    """Milliseconds per written token: scribe drafts, target passes, and everything else.
+    """Milliseconds per written token: draft drafts, target passes, and everything else.
 
     "Everything else" is the wall time left after both models' forwards: acceptance bookkeeping,
     prefill and the loop around the rounds, which the theory does not count.

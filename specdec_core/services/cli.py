@@ -117,7 +117,7 @@ def _generate(args) -> int:
     if args.plain:
         trace = plain_generate(pair.as_target(), ids, settings)
     else:
-        trace = speculative_generate(pair.as_target(), pair.scribe(args.scribe), ids, settings)
+        trace = speculative_generate(pair.as_target(), pair.draft(args.scribe), ids, settings)
     if args.json:
         summary = summarize(trace)
         print(json.dumps({"tokens": trace.tokens, "text": trace.text, "target_forwards": trace.target_forwards, "wall_s": trace.wall_s, "summary": summary}, ensure_ascii=False))
@@ -141,9 +141,9 @@ def _proof(args) -> int:
     settings = _settings(args, rule=args.rule)
     prompt = args.prompt or pair.example_prompts[0]
     if args.as_page:
-        return _proof_as_page(pair, args.scribe or pair.default_scribe, pair.encode_prompt(prompt), args.samples, settings)
-    scribe = None if args.plain else pair.scribe(args.scribe)
-    report = run_proof(pair.target, scribe, pair.encode_prompt(prompt), args.samples, args.positions, settings, plain=args.plain)
+        return _proof_as_page(pair, args.scribe or pair.default_draft, pair.encode_prompt(prompt), args.samples, settings)
+    draft = None if args.plain else pair.draft(args.scribe)
+    report = run_proof(pair.target, draft, pair.encode_prompt(prompt), args.samples, args.positions, settings, plain=args.plain)
     fit = report.fit
     result = {"p_value": fit.p_value, "tv": fit.tv, "tv_corrected": fit.tv_corrected, "tv_ci": fit.tv_ci, "tv_null": fit.tv_null, "samples": fit.samples, "bins": fit.bins, "statistic": fit.statistic, "rule": args.rule, "positions": args.positions}
     if args.json:
@@ -197,7 +197,7 @@ def _ladder(args) -> int:
     prompts = prompts_from_file(args.prompts) if args.prompts else None
     pair = load_pair(args.pair, "cpu")
     sampling = SamplingConfig(temperature=args.temperature, top_p=args.top_p)
-    names = args.scribes.split(",") if args.scribes else list(pair.scribes)
+    names = args.scribes.split(",") if args.scribes else list(pair.drafts)
     rows = [measure(pair, name, args.tokens, args.repeats, sampling, args.ks or K_SWEEP, prompts) for name in names]
     print(table(rows))
     if args.out:

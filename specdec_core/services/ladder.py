@@ -17,17 +17,17 @@ K_SWEEP = (1, 2, 3, 4, 6, 8)
 COOLER = SamplingConfig(temperature=0.7)
 
 
-def measure(pair: ModelPair, scribe: str, tokens: int, repeats: int, sampling: SamplingConfig = SamplingConfig(),
+def measure(pair: ModelPair, draft_name: str, tokens: int, repeats: int, sampling: SamplingConfig = SamplingConfig(),
             ks=K_SWEEP, prompts: list[str] | None = None) -> dict:
     base = DecodeSettings(max_new_tokens=tokens, sampling=sampling)
-    sweep = [run_bench(pair, scribe, replace(base, k=k), prompts, repeats, vs_hf=True) for k in ks]
+    sweep = [run_bench(pair, draft_name, replace(base, k=k), prompts, repeats, vs_hf=True) for k in ks]
     best = max(sweep, key=lambda r: r["speedup_vs_plain"])
     alphas = {"alpha": best["alpha"], "sampling": {"temperature": sampling.temperature, "top_p": sampling.top_p}}
     if sampling == SamplingConfig():
-        cool = run_bench(pair, scribe, replace(base, k=best["k"], sampling=COOLER), prompts, repeats)
+        cool = run_bench(pair, draft_name, replace(base, k=best["k"], sampling=COOLER), prompts, repeats)
         alphas = {"alpha_t1": best["alpha"], "alpha_t07": cool["alpha"]}
     kept = ("c", "verify_cost", "speedup_vs_plain", "predicted_speedup", "ratio_vs_hf", "overhead_fraction", "plain_forward_ms")
-    return {"scribe": scribe, **alphas, "best_k": best["k"], **{key: best[key] for key in kept},
+    return {"scribe": draft_name, **alphas, "best_k": best["k"], **{key: best[key] for key in kept},
             "sweep": [{key: r[key] for key in ("k", "speedup_vs_plain", "predicted_speedup", "alpha")} for r in sweep]}
 
 

@@ -18,7 +18,7 @@ import platform
 import torch
 import torch.nn.functional as F
 
-from specdec_core.scribes.ngram import NgramModel
+from specdec_core.drafts.ngram import NgramModel
 from training.poetry import data, form
 from training.poetry.models import describe
 from training.poetry.paths import ASSETS, SEED

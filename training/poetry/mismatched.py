@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from specdec_core.scribes.ngram import NgramModel
+from specdec_core.drafts.ngram import NgramModel
 from training.poetry.build_corpus import modern_prose
 from training.poetry.paths import ASSETS
 from training.poetry.tokenizer import load_tokenizer

@@ -16,10 +16,10 @@ import torch
 from specdec_core.algorithm.sampling import probs_from_logits
 from specdec_core.algorithm.theory import expected_acceptance
 from specdec_core.pairs.registry import load_pair
-from specdec_core.pairs.smollm2 import DISTILLED_RUNGS, EARLY_EXIT_DIR, smollm2_scribes
+from specdec_core.pairs.smollm2 import DISTILLED_RUNGS, EARLY_EXIT_DIR, smollm2_drafts
 from specdec_core.settings import SamplingConfig
 from training.smollm2.draft_files import save_draft
-from training.smollm2.evaluate import scribe_logits
+from training.smollm2.evaluate import draft_logits
 from training.smollm2.master_answers import held_back_shards
 
 SCALES = (0.9, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5)
@@ -33,7 +33,7 @@ def calibrate(threads: int, log=print) -> dict[str, float]:
     if not held:
         raise SystemExit("run the teacher stage first: the held-back shards are missing")
     pair = load_pair("smollm2", "cpu")
-    scribes = smollm2_scribes(pair.target, len(pair.tokenizer), int8_matmul=False, context_copy=False)  # float heads, to scale and save
+    scribes = smollm2_drafts(pair.target, len(pair.tokenizer), int8_matmul=False, context_copy=False)  # float heads, to scale and save
     return {name: calibrate_rung(scribes[name](), directory, held, log)
             for name, directory in DISTILLED_RUNGS.items() if name in scribes}
 
@@ -54,7 +54,7 @@ def held_back_rows(scribe, held: list[dict]) -> Iterable[tuple[torch.Tensor, tor
     master's are its top-k log-probabilities, -inf elsewhere."""
     for shard in held:
         for seq, n, ids, logp in zip(shard["sequences"], shard["prompt_lens"], shard["topk_ids"], shard["topk_logp"]):
-            q = scribe_logits(scribe, list(seq), n, len(ids))
+            q = draft_logits(scribe, list(seq), n, len(ids))
             yield q, torch.full_like(q, float("-inf")).scatter_(1, ids.long(), logp.float())
 
 

@@ -1,4 +1,4 @@
-"""Fit each distilled rung's context-copy scores (specdec_core/scribes/context_copy.py) and write
+"""Fit each distilled rung's context-copy scores (specdec_core/drafts/context_copy.py) and write
 them beside its weights.
 
 The scores are chosen by alpha (sum_x min(p, q) at the bar's T 0.7, top-p 0.95) on the master's
@@ -17,9 +17,9 @@ import math
 import torch
 
 from specdec_core.algorithm.sampling import probs_from_logits
+from specdec_core.drafts.context_copy import CopyScores, continuations, scored
 from specdec_core.pairs.registry import load_pair
-from specdec_core.pairs.smollm2 import DISTILLED_RUNGS, smollm2_scribes
-from specdec_core.scribes.context_copy import CopyScores, continuations, scored
+from specdec_core.pairs.smollm2 import DISTILLED_RUNGS, smollm2_drafts
 from training.smollm2.calibrate import SETTING
 from training.smollm2.evaluate import BATCH, NEW_TOKENS, SEEN_STRIDE, answer_rows
 from training.smollm2.prompts import training_prompts, unseen_topic_prompts
@@ -35,7 +35,7 @@ GRID = [CopyScores(*scores) for scores in
 def fit_copy_scores(threads: int, log=print) -> dict[str, CopyScores]:
     torch.set_num_threads(threads)
     pair = load_pair("smollm2", "cpu")
-    scribes = smollm2_scribes(pair.target, len(pair.tokenizer), context_copy=False)   # the head's own scores
+    scribes = smollm2_drafts(pair.target, len(pair.tokenizer), context_copy=False)   # the head's own scores
     texts = unseen_topic_prompts()[:PROMPTS] + training_prompts()[SEEN_OFFSET::SEEN_STRIDE]
     answers = [a for i in range(0, len(texts), BATCH)
                for a in answer_rows(pair, [pair.encode_prompt(t, NEW_TOKENS) for t in texts[i:i + BATCH]], SEED + i)]

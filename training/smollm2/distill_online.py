@@ -27,11 +27,11 @@ import torch
 
 from specdec_core.algorithm.sampling import probs_from_logits
 from specdec_core.algorithm.theory import expected_acceptance
+from specdec_core.drafts.subset_lm import over_vocab
 from specdec_core.pairs.registry import load_pair
 from specdec_core.pairs.smollm2 import DISTILLED_DIR, EARLY_EXIT_DIR, EXAMPLE_PROMPTS
 from specdec_core.runtimes.device import Clock
 from specdec_core.runtimes.shared_embedding_draft import load_draft
-from specdec_core.scribes.subset_lm import over_vocab
 from training.smollm2 import copy_scores
 from training.smollm2.calibrate import SETTING
 from training.smollm2.draft_files import save_draft

@@ -24,9 +24,9 @@ import torch
 
 from specdec_core.algorithm.sampling import probs_from_logits
 from specdec_core.algorithm.theory import expected_acceptance
+from specdec_core.drafts import LMDraft
 from specdec_core.pairs.registry import load_pair
 from specdec_core.pairs.smollm2 import ASSETS_DIR, DISTILLED_RUNGS, EXAMPLE_PROMPTS
-from specdec_core.scribes import LMScribe
 from specdec_core.settings import SamplingConfig
 from training.smollm2.master_answers import answer_batch
 from training.smollm2.prompts import held_out_prompts, training_prompts
@@ -46,7 +46,7 @@ def evaluate(threads: int, log=print, n_held_out: int | None = None) -> dict:
     """Every held-out prompt by default (until 2026-12-03 the first 28: a standard error of 0.014)."""
     torch.set_num_threads(threads)
     pair = load_pair("smollm2", "cpu")
-    names = [name for name in ("ngram", *DISTILLED_RUNGS) if name in pair.scribes]
+    names = [name for name in ("ngram", *DISTILLED_RUNGS) if name in pair.drafts]
     held = overlaps(pair, names, held_out_prompts()[:n_held_out] + EXAMPLE_PROMPTS, SEED, log)
     seen = overlaps(pair, names[-1:], training_prompts()[::SEEN_STRIDE], SEEN_SEED, log)
     costs = forward_ms(pair)
@@ -73,9 +73,9 @@ def overlaps(pair, names: list[str], texts: list[str], seed: int, log=print) -> 
         prompts = [pair.encode_prompt(t, NEW_TOKENS) for t in texts[i:i + BATCH]]
         answers = answer_rows(pair, prompts, seed + i)         # the master's logits are kept a batch at a time
         positions += [len(a["p"]) for a in answers]
-        mass += head_mass(pair.scribe("distilled").vocab_ids, answers)
+        mass += head_mass(pair.draft("distilled").vocab_ids, answers)
         for name in names:
-            for setting, per_answer in overlap_sums(pair.scribe(name), answers).items():
+            for setting, per_answer in overlap_sums(pair.draft(name), answers).items():
                 sums[name][setting] += per_answer
         log(f"eval: {min(i + BATCH, len(texts))}/{len(texts)} prompts")
     means = {n: {s: clustered_mean(v, positions) for s, v in by.items()} for n, by in sums.items()}
@@ -95,7 +95,7 @@ def overlap_sums(scribe, answers: list[dict]) -> dict:
     """For each sampling setting, each answer's sum over its positions of sum_x min(p, q)."""
     sums = {name: [] for name in SETTINGS}
     for a in answers:
-        q = scribe_logits(scribe, a["sequence"], a["start"], len(a["p"]))
+        q = draft_logits(scribe, a["sequence"], a["start"], len(a["p"]))
         for name, config in SETTINGS.items():
             sums[name].append(expected_acceptance(probs_from_logits(a["p"], config), probs_from_logits(q, config)) * len(q))
     return sums
@@ -116,13 +116,13 @@ def head_mass(vocab_ids: torch.Tensor, answers: list[dict]) -> list[float]:
     return [float(probs_from_logits(a["p"], config)[:, vocab_ids].sum()) for a in answers]
 
 
-def scribe_logits(scribe, sequence: list[int], start: int, n: int) -> torch.Tensor:
+def draft_logits(scribe, sequence: list[int], start: int, n: int) -> torch.Tensor:
     """The scribe's logits before each of the n answer tokens: one forward for a model scribe."""
-    if isinstance(scribe, LMScribe):
+    if isinstance(scribe, LMDraft):
         return logits_along(scribe, sequence, start, n)
     return torch.stack([scribe.next_logits(sequence[: start + i]).float() for i in range(n)])
 
 
 def forward_ms(pair) -> dict:
     """Median ms of a cached one-token forward: master and each distilled rung, interleaved."""
-    return decode_ms({"master": pair.target, **{name: pair.scribe(name).model for name in DISTILLED_RUNGS if name in pair.scribes}})
+    return decode_ms({"master": pair.target, **{name: pair.draft(name).model for name in DISTILLED_RUNGS if name in pair.drafts}})

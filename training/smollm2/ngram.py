@@ -14,9 +14,9 @@ import time
 
 import torch
 
+from specdec_core.drafts import NgramModel
 from specdec_core.pairs.registry import load_pair
 from specdec_core.pairs.smollm2 import EXAMPLE_PROMPTS, NGRAM_FILE
-from specdec_core.scribes import NgramModel
 from training.smollm2.master_answers import left_padded
 
 ORDER = 4

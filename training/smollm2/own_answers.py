@@ -41,7 +41,7 @@ def generate(minutes: float | None = None, threads: int = 1, log=print, part: tu
     shard_path(0, round_no).parent.mkdir(parents=True, exist_ok=True)
     seed = SEED + 1000 * (round_no - FIRST_ROUND)
     pair = load_pair("smollm2", "cpu")
-    scribe = pair.scribe("distilled")
+    scribe = pair.draft("distilled")
     batches = prompt_batches()
     started = time.time()
     for index, batch in enumerate(batches):

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import torch
 
-from specdec_core.scribes import LMScribe
-from specdec_core.scribes.context_copy import with_copies
+from specdec_core.drafts import LMDraft
+from specdec_core.drafts.context_copy import with_copies
 
 
 @torch.inference_mode()
-def logits_along(scribe: LMScribe, sequence: list[int], start: int, n: int) -> torch.Tensor:
+def logits_along(scribe: LMDraft, sequence: list[int], start: int, n: int) -> torch.Tensor:
     """Scores (n, V) before each of the n tokens from sequence[start] on: one cache-free forward, then the
     scribe's context copies (a part-vocabulary scribe's) at each position."""
     ids = torch.tensor([sequence], device=scribe.model.device)

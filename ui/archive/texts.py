@@ -21,7 +21,7 @@ TEXT = Texts(
         "filters": {"zh": "篩選", "en": "Filter"},
         "any": {"zh": "全部", "en": "All"},
         "pair": {"zh": "模型組", "en": "Model pair"},
-        "scribe": {"zh": "抄寫員", "en": "Scribe"},
+        "scribe": {"zh": "抄寫員", "en": "Draft"},
         "k": {"zh": "每行草稿字數 k", "en": "Drafted tokens per line k"},
         "date_from": {"zh": "從（UTC 日期）", "en": "From (UTC date)"},
         "date_to": {"zh": "到（UTC 日期）", "en": "To (UTC date)"},

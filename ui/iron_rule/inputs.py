@@ -46,7 +46,7 @@ def real_position(choice) -> Position:
     at = st.slider(TEXT("position"), 0, last, key="iron_position") if last > 0 else 0
     position = runs.real_position(*run, at)
     st.write(TEXT("context", context=position.context, written=position.written))
-    if position.scribe_logits is None:
+    if position.draft_logits is None:
         st.warning(TEXT("no_proposal", scribe=choice.scribe))
         st.stop()
     sampling = choice.settings.sampling

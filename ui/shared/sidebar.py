@@ -194,11 +194,11 @@ def _load(pair_name: str, device: str) -> ModelPair | None:
 
 
 def _run_widgets(bar, pair: ModelPair, pair_name: str, device: str, max_new: int) -> RunChoice:
-    ladder = list(pair.scribes)
+    ladder = list(pair.drafts)
     if st.session_state.get("scribe") not in ladder:  # a new pair has its own ladder
         if st.session_state.get("scribe") is not None and "scribe" in st.session_state.get("from_url", set()):
             _note_refused("scribe", ", ".join(ladder))
-        st.session_state["scribe"] = pair.default_scribe
+        st.session_state["scribe"] = pair.default_draft
     scribe = bar.select_slider(TEXT("scribe"), ladder, help=TEXT("scribe_help"), **_widget("scribe"))
     noise = bar.slider(TEXT("noise"), 0.0, 1.0, step=0.05, help=TEXT("noise_help"), **_widget("noise"))
     k = bar.slider(TEXT("k"), 1, 12, **_widget("k"))

@@ -12,11 +12,11 @@ from __future__ import annotations
 import torch
 from transformers import PreTrainedModel
 
-from specdec_core.scribes.context_copy import CopyScores, with_copies
-from specdec_core.scribes.lm import LMScribe
+from specdec_core.drafts.context_copy import CopyScores, with_copies
+from specdec_core.drafts.lm import LMDraft
 
 
-class SubsetLMScribe(LMScribe):
+class SubsetLMDraft(LMDraft):
     def __init__(self, name: str, model: PreTrainedModel, vocab_ids: torch.Tensor, vocab_size: int,
                  copies: CopyScores | None = None):
         super().__init__(name, model, vocab_size)

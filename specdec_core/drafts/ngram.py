@@ -13,7 +13,7 @@ import torch
 from safetensors import safe_open
 from safetensors.numpy import load_file, save_file
 
-from specdec_core.scribes.base import Stateless
+from specdec_core.drafts.base import Stateless
 
 
 class NgramModel:
@@ -60,7 +60,7 @@ class NgramModel:
         return probs
 
 
-class NgramScribe(Stateless):
+class NgramDraft(Stateless):
     def __init__(self, model: NgramModel, name: str = "ngram"):
         self.name = name
         self.model = model

@@ -8,7 +8,7 @@ from specdec_core.runtimes.cached_lm import last_logits
 from specdec_core.runtimes.lean_llama import cached_lm_for
 
 
-class LMScribe:
+class LMDraft:
     def __init__(self, name: str, model: PreTrainedModel, vocab_size: int):
         self.name = name
         self.model = model

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import torch
 
-from specdec_core.scribes.base import Stateless
+from specdec_core.drafts.base import Stateless
 
 
-class PromptLookupScribe(Stateless):
+class PromptLookupDraft(Stateless):
     def __init__(self, vocab_size: int, max_ngram: int = 3, name: str = "prompt-lookup"):
         self.name = name
         self.vocab_size = vocab_size

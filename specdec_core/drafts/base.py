@@ -6,7 +6,7 @@ from typing import Protocol
 import torch
 
 
-class Scribe(Protocol):
+class Draft(Protocol):
     """A draft model. It returns raw scores (logits or log-probabilities) over the target's
     vocabulary; the engine applies the shared sampling settings, so q is exactly what it samples.
     """
