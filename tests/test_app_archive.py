@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from specdec_core.services.archive import Archive
 from specdec_core.settings import DecodeSettings
-from ui.shared.models import cached_run
+from ui.shared.runs import cached_run
 
 
 @pytest.fixture

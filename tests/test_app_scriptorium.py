@@ -41,7 +41,7 @@ def test_the_end_shows_the_whole_run_and_its_counters():
     buttons(app)["To the end ⏭"].click().run()
     assert not app.exception
     choice = app.session_state["choice"]
-    from ui.shared.models import cached_run
+    from ui.shared.runs import cached_run
 
     summary = summarize(Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings)[0]))
     assert metrics(app)[:2] == [str(summary["tokens"]), str(summary["target_forwards"])]

@@ -3,26 +3,25 @@ import threading
 import time
 
 from specdec_core.settings import DecodeSettings
-from ui.shared import models as loading
-from ui.shared import run_slots
+from ui.shared import run_slots, runs
 
 
 def test_sessions_asking_for_the_same_run_at_once_share_one_computation(monkeypatch):
     calls = []
-    real = loading.speculative_generate
+    real = runs.speculative_generate
 
     def counted(*args, **kwargs):
         calls.append(threading.get_ident())
         time.sleep(0.3)  # long enough that every thread arrives while the first computes
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(loading, "speculative_generate", counted)
-    loading.cached_run.clear()
+    monkeypatch.setattr(runs, "speculative_generate", counted)
+    runs.cached_run.clear()
     settings = DecodeSettings(k=3, seed=4242, max_new_tokens=10)
     results = [None] * 8
 
     def ask(i):
-        results[i] = loading.cached_run("tiny", "cpu", "lm", "春山", settings)[0]
+        results[i] = runs.cached_run("tiny", "cpu", "lm", "春山", settings)[0]
 
     threads = [threading.Thread(target=ask, args=(i,)) for i in range(8)]
     for thread in threads:

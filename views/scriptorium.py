@@ -7,7 +7,7 @@ from specdec_core.settings import SettingsError
 from ui.archive.store import clear_replay, load_replay
 from ui.scriptorium.stepper import show_run
 from ui.scriptorium.texts import TEXT
-from ui.shared.models import cached_run
+from ui.shared.runs import cached_run
 from ui.shared.sidebar import current_choice
 from ui.shared.texts import TEXT as COMMON
 

@@ -9,7 +9,8 @@ import streamlit as st
 from specdec_core.algorithm.trace import Trace
 from specdec_core.decoding.one_position import Draws, Position, model_position, run_rule
 from specdec_core.settings import DecodeSettings
-from ui.shared.models import cached_pair, cached_run
+from ui.shared.models import cached_pair
+from ui.shared.runs import cached_run
 
 TOY = pd.DataFrame({"token": list("月光山水風"), "p": [40.0, 25.0, 15.0, 12.0, 8.0], "q": [15.0, 40.0, 10.0, 10.0, 25.0]})
 MIN_TOKENS, MAX_TOKENS = 2, 12

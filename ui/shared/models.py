@@ -1,4 +1,4 @@
-"""Cached model loading and runs, keyed by every setting (Streamlit's caching guidance).
+"""Cached model pairs, loaded once per server (Streamlit's caching guidance).
 
 A link or a visitor names a registered pair, never a path: only whoever starts the server can
 open a folder of other models, by setting SCRIPTORIUM_MODEL_DIR, and then only folders inside it,
@@ -13,14 +13,10 @@ from pathlib import Path
 import streamlit as st
 import torch
 
-from specdec_core.decoding.generate import speculative_generate
 from specdec_core.pairs.any_models import load_pair_from_folder
 from specdec_core.pairs.pair import PairError
 from specdec_core.pairs.registry import PAIR_LOADERS, available_pairs, load_pair
 from specdec_core.runtimes.device import pick_device
-from specdec_core.settings import DecodeSettings
-from ui.archive.store import keep_run
-from ui.shared.run_slots import run_slot
 
 MODEL_DIR_VAR = "SCRIPTORIUM_MODEL_DIR"
 OTHER_PAIRS_KEPT = 2  # loaded pairs of the server's own folder held in memory at once
@@ -56,18 +52,6 @@ def _device_key(device: str) -> str:
     if device not in device_names():
         raise PairError(f"no device {device!r} here; choose one of: {', '.join(device_names())}")
     return str(pick_device(device))
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def cached_run(pair_name: str, device: str, scribe: str, prompt: str, settings: DecodeSettings) -> tuple[str, str | None]:
-    """A run's trace as JSON (plain data, so Streamlit can cache it) and why it could not be archived
-    (None when it was). Sessions asking for the same run at once wait for one computation."""
-    pair = cached_pair(pair_name, device)
-    ids = pair.encode_prompt(prompt, settings.max_new_tokens)
-    with run_slot():
-        trace_json = speculative_generate(pair.as_target(), pair.draft(scribe), ids, settings).to_json()
-    problem = keep_run(trace_json)  # here, not in the pages: a cache hit is a run already archived
-    return trace_json, problem
 
 
 def pair_names() -> list[str]:

@@ -11,7 +11,7 @@ from specdec_core.algorithm.theory import best_k, expected_tokens_per_round, spe
 from ui.shared.theme import INK, LIGHT_INK, PAPER, VERMILION, on_paper
 
 K_MAX = 12  # the sidebar's k slider goes to 12
-SEALED_GREEN = "#1f6f43"  # the sealed-character colour of ui/render.py: faster than the master alone
+SEALED_GREEN = "#1f6f43"  # the sealed-character colour of ui/scriptorium/sheet.py: faster than the master alone
 
 # Thresholds for naming a reason the run was slow. They only choose which sentences to show;
 # the sentences themselves carry the measured numbers.

@@ -1,0 +1,23 @@
+"""A run of the sidebar's settings, computed once per server for everyone who asks (st.cache_data),
+kept in the archive, and handed to the pages as its trace's JSON."""
+from __future__ import annotations
+
+import streamlit as st
+
+from specdec_core.decoding.generate import speculative_generate
+from specdec_core.settings import DecodeSettings
+from ui.archive.store import keep_run
+from ui.shared.models import cached_pair
+from ui.shared.run_slots import run_slot
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def cached_run(pair_name: str, device: str, scribe: str, prompt: str, settings: DecodeSettings) -> tuple[str, str | None]:
+    """A run's trace as JSON (plain data, so Streamlit can cache it) and why it could not be archived
+    (None when it was). Sessions asking for the same run at once wait for one computation."""
+    pair = cached_pair(pair_name, device)
+    ids = pair.encode_prompt(prompt, settings.max_new_tokens)
+    with run_slot():
+        trace_json = speculative_generate(pair.as_target(), pair.draft(scribe), ids, settings).to_json()
+    problem = keep_run(trace_json)  # here, not in the pages: a cache hit is a run already archived
+    return trace_json, problem
