@@ -118,7 +118,7 @@ def _steps(target: Target, result: RoundResult, top_n: int) -> list[DraftStep]:
     drafted = result.drafted[0]
     p_x, q_x = p[:n].gather(-1, drafted[:, None]).flatten().tolist(), q.gather(-1, drafted[:, None]).flatten().tolist()
     decisions = zip(verdict.uniforms[0].tolist(), verdict.accept_prob[0].tolist(), verdict.accepted[0].tolist())
-    tables = _candidates(p[:n], q, None, top_n, target.piece)
+    tables = _candidates(p[:n], q, None, top_n, target.piece, must=drafted.tolist())
     return [
         DraftStep(token, target.piece(token), qx, px, prob, u, bool(ok), table)
         for token, qx, px, (u, prob, ok), table in zip(drafted.tolist(), q_x, p_x, decisions, tables)
@@ -130,19 +130,23 @@ def _next_table(target: Target, result: RoundResult, top_n: int) -> list[Candida
     p, q = result.p[0], result.q[0]
     q_padded = torch.cat([q, torch.zeros_like(p[:1])])  # (n+1, V): no draft past the last token
     at = slice(int(result.n_accepted[0]), int(result.n_accepted[0]) + 1)
-    return _candidates(p[at], q_padded[at], result.verdict.next_dist, top_n, target.piece)[0]
+    next_token = int(result.verdict.next_token[0])
+    return _candidates(p[at], q_padded[at], result.verdict.next_dist, top_n, target.piece, must=[next_token])[0]
 
 
-def _candidates(p: torch.Tensor, q: torch.Tensor, r: torch.Tensor | None, top_n: int, piece) -> list[list[Candidate]]:
-    """Per row of p, q (and the residual r), all (m, V): the union of their top entries, by p."""
+def _candidates(p: torch.Tensor, q: torch.Tensor, r: torch.Tensor | None, top_n: int, piece,
+                must: list[int]) -> list[list[Candidate]]:
+    """Per row of p, q (and the residual r), all (m, V): the union of their top entries and the row's own
+    token `must[row]` (the one judged there, however rare), by p."""
     sources = [p, q] if r is None else [p, q, r]
-    ids = torch.cat([s.topk(min(top_n, s.shape[-1]), dim=-1).indices for s in sources], dim=-1)  # (m, 2-3 top_n)
-    values = torch.stack([s.gather(-1, ids) for s in sources], dim=-1).tolist()  # (m, 2-3 top_n, sources)
+    tops = [s.topk(min(top_n, s.shape[-1]), dim=-1).indices for s in sources]
+    ids = torch.cat([*tops, torch.tensor(must, device=p.device)[:, None]], dim=-1)  # (m, 2-3 top_n + 1)
+    values = torch.stack([s.gather(-1, ids) for s in sources], dim=-1).tolist()  # (m, 2-3 top_n + 1, sources)
     tables = []
-    for row_ids, row_values in zip(ids.tolist(), values):
+    for row_ids, row_values, own in zip(ids.tolist(), values, must):
         seen = {}
         for token, vals in zip(row_ids, row_values):
-            if token not in seen and any(v > 0 for v in vals):
+            if token not in seen and (token == own or any(v > 0 for v in vals)):
                 seen[token] = Candidate(token, piece(token), vals[0], vals[1], vals[2] if r is not None else 0.0)
         tables.append(sorted(seen.values(), key=lambda c: -c.p))
     return tables

@@ -29,8 +29,8 @@ STYLE = f"""
   background: {VERMILION}; border-radius: 2px; }}
 .sheet .new-seal::after {{ animation: stamp .45s ease-out; }}
 @keyframes stamp {{ from {{ transform: scale(3); opacity: 0; }} to {{ transform: scale(1); opacity: 1; }} }}
-.sheet .struck {{ color: {LIGHT_INK}; text-decoration: line-through {VERMILION} 3px; font-size: 1.2rem; }}
-.sheet .discarded {{ color: #c9c0b0; text-decoration: line-through; font-size: 1.2rem; border-style: dotted; }}
+.sheet .struck {{ color: {LIGHT_INK}; text-decoration: line-through {VERMILION} 3px; }}
+.sheet .discarded {{ color: #8f8676; text-decoration: line-through; border-style: dotted; }}
 .sheet .corrected {{ color: {VERMILION}; font-weight: 700; border-color: {VERMILION}; }}
 .sheet .bonus {{ color: {INK}; font-weight: 700; border: 2px solid {INK}; }}
 .sheet .plain {{ color: {INK}; }}

@@ -97,19 +97,21 @@ def _story(r: Round, moment: Moment) -> str:
         return TEXT("stage_draft", round=number, n=n)
     if moment.stage == "seal":
         return TEXT("stage_seal", round=number, sealed=moment.sealed)
-    good, gain = display_piece(r.next_piece), r.n_accepted + 1
+    good, gain = display_piece(r.next_piece), TEXT("gain_one" if r.n_accepted == 0 else "gain_many", n=r.n_accepted + 1)
     if r.next_kind == "corrected":
         bad = display_piece(r.drafted[r.n_accepted].piece)
         return TEXT("stage_corrected", round=number, at=r.n_accepted + 1, bad=bad, good=good, gain=gain)
-    if r.next_kind == "bonus":
+    if r.next_kind == "bonus" and n:
         return TEXT("stage_bonus", round=number, n=n, good=good, gain=gain)
+    if r.next_kind == "bonus" and r.k == 0:  # one token left to write: no room for a draft
+        return TEXT("stage_last", round=number, good=good)
     return TEXT("stage_plain", round=number, good=good)
 
 
 def _position_details(r: Round, moment: Moment) -> None:
     slots = positions(r)
     default = r.n_accepted if moment.stage == "verdict" else max(moment.sealed - 1, 0)
-    label = lambda i: _slot_label(r, i)  # noqa: E731
+    label = lambda i: _slot_label(r, i, moment.stage == "verdict")  # noqa: E731
     at = st.segmented_control(TEXT("position"), slots, format_func=label, default=default, key=f"position_{r.index}_{moment.stage}")
     at = default if at is None else at
     labels = _labels("p", "q", "min", "r") | {"axis": TEXT("axis")}
@@ -118,22 +120,25 @@ def _position_details(r: Round, moment: Moment) -> None:
         st.plotly_chart(candidate_figure(step.candidates, step.token, labels, residual=False))
         revealed = moment.stage == "verdict" or at < moment.sealed  # no spoilers ahead of the seals
         _decision(step, checked=at <= r.n_accepted, revealed=revealed)
+    elif moment.stage != "verdict":  # the master has not looked yet: his character stays unseen
+        st.caption(TEXT("new_not_yet"))
     else:
         st.plotly_chart(candidate_figure(r.next_dist_top, r.next_token, labels, residual=r.next_kind == "corrected"))
         st.caption(TEXT("from_residual" if r.next_kind == "corrected" else "from_p"))
 
 
-def _slot_label(r: Round, i: int) -> str:
-    """A position's tab: drafted ones by number, the new token as "new"; the piece escaped (tabs draw Markdown)."""
+def _slot_label(r: Round, i: int, judged: bool) -> str:
+    """A position's tab: drafted ones by number, the new token as "new" (its piece only once the master has
+    judged the line); the piece escaped (tabs draw Markdown)."""
     if i < len(r.drafted):
         return f"{i + 1} · {markdown_literal(display_piece(r.drafted[i].piece))}"
-    return f"{TEXT('new_slot')} · {markdown_literal(display_piece(r.next_piece))}"
+    return f"{TEXT('new_slot')} · {markdown_literal(display_piece(r.next_piece)) if judged else '？'}"
 
 
 def _decision(step, checked: bool, revealed: bool) -> None:
     cols = st.columns(5)
-    cols[0].metric(TEXT("p_x"), f"{step.p:.3f}")
-    cols[1].metric(TEXT("q_x"), f"{step.q:.3f}")
+    cols[0].metric(TEXT("p_x"), probability_text(step.p))
+    cols[1].metric(TEXT("q_x"), probability_text(step.q))
     cols[2].metric(TEXT("ratio"), f"{step.p / step.q:.2f}" if step.q > 0 else "∞")
     cols[3].metric(TEXT("u"), f"{step.u:.3f}")
     if not revealed:
@@ -143,6 +148,11 @@ def _decision(step, checked: bool, revealed: bool) -> None:
         st.caption(TEXT("accepted" if step.accepted else "rejected"))
     else:
         st.caption(TEXT("unchecked"))
+
+
+def probability_text(value: float) -> str:
+    """Three decimals, or two significant digits where three decimals would read 0.000 for a rare token."""
+    return f"{value:.3f}" if value == 0 or value >= 0.0005 else f"{value:.1e}"
 
 
 def _labels(*keys: str) -> dict[str, str]:

@@ -39,18 +39,28 @@ TEXT = Texts(
             "en": "Round {round}: the master read the whole line at one glance and has sealed {sealed} from the left.",
         },
         "stage_corrected": {
-            "zh": "第 {round} 輪：第 {at} 字「{bad}」墨卿不會這樣寫，朱筆改為「{good}」，後面的草稿作廢。這一輪得 {gain} 字。",
+            "zh": "第 {round} 輪：第 {at} 字「{bad}」墨卿不會這樣寫，朱筆改為「{good}」，後面的草稿作廢。這一輪得 {gain}。",
             "en": "Round {round}: the master would not write “{bad}” at position {at}; his red brush writes “{good}” "
-            "and the rest of the line is discarded. This round gains {gain} tokens.",
+            "and the rest of the line is discarded. This round gains {gain}.",
         },
         "stage_bonus": {
-            "zh": "第 {round} 輪：整行 {n} 字全部蓋印，墨卿從同一次校閱中再加一字「{good}」。這一輪得 {gain} 字。",
+            "zh": "第 {round} 輪：整行 {n} 字全部蓋印，墨卿從同一次校閱中再加一字「{good}」。這一輪得 {gain}。",
             "en": "Round {round}: all {n} drafted tokens are sealed, and the same glance gives the master one more, “{good}”. "
-            "This round gains {gain} tokens.",
+            "This round gains {gain}.",
         },
         "stage_plain": {
             "zh": "第 {round} 輪：阿速沒有草稿，墨卿自己寫了「{good}」。",
             "en": "Round {round}: the scribe had no proposal, so the master wrote “{good}” himself.",
+        },
+        "stage_last": {
+            "zh": "第 {round} 輪：只剩最後一字可寫，阿速不必打草稿，墨卿自己寫了「{good}」。",
+            "en": "Round {round}: one token is left to write, so A-Su drafts nothing and the master writes “{good}” himself.",
+        },
+        "gain_one": {"zh": "{n} 字", "en": "{n} token"},
+        "gain_many": {"zh": "{n} 字", "en": "{n} tokens"},
+        "new_not_yet": {
+            "zh": "墨卿還沒看這一行，新字要等他校閱後才寫得出來。",
+            "en": "The master has not looked at the line yet; the new token is written only after his glance.",
         },
         "position": {"zh": "看一個位置", "en": "Look at one position"},
         "new_slot": {"zh": "新字", "en": "new"},
