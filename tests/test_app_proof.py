@@ -29,3 +29,9 @@ def test_a_broken_rule_is_flagged(rule):
 def test_before_sampling_the_page_waits():
     app = open_page("proof", "en", pair="tiny")
     assert any("Start sampling" in i.value for i in app.info)
+
+
+def test_the_rule_menu_speaks_the_readers_language():
+    app = open_page("proof", "zh", pair="tiny")
+    menu = next(s for s in app.selectbox if "exact" in s.options[0] or "鐵律" in s.options[0])
+    assert menu.options[0] == "鐵律（正確）" and all(not option.isascii() for option in menu.options)

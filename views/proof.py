@@ -21,7 +21,9 @@ st.write(TEXT("intro"))
 left, right = st.columns(2)
 sizes = [1000, 2000, 5000, 10_000, 20_000]
 total = left.select_slider(TEXT("samples"), sizes, **remembered("proof_samples", 10_000, "samples", sizes))
-rule = right.selectbox(TEXT("rule"), list(RULES), **remembered("proof_rule", "exact", "rule", list(RULES)))
+rule_names = {name: COMMON(f"rule:{name}") for name in RULES}  # looked up now, in this run's language
+rule = right.selectbox(TEXT("rule"), list(RULES), format_func=rule_names.get,
+                       **remembered("proof_rule", "exact", "rule", list(RULES)))
 (st.success if rule == "exact" else st.warning)(EXPLANATIONS[rule][language()])
 st.caption(TEXT("hint_poor"))
 try:

@@ -72,6 +72,18 @@ def _pool(observed: np.ndarray, probs: np.ndarray, n: float) -> tuple[np.ndarray
     return obs, probs
 
 
+def tv_on_fixed_cells(counts: np.ndarray, probs: np.ndarray, keep: np.ndarray, n: int) -> tuple[float, float]:
+    """(TV of the sample from probs, the TV an exact sampler shows on average at this n), over cells fixed
+    in advance: the `keep` cells and one pooled cell for the rest. Fixed cells let the TV of an exact
+    sampler fall toward 0 as n grows; cells pooled anew at each n (as the test pools them) change with
+    n, and the TV over them can rise."""
+    cell_probs = np.append(probs[keep], max(1.0 - probs[keep].sum(), 0.0))
+    cell_counts = np.append(counts[keep], n - counts[keep].sum())
+    # E|freq - p| ~ sqrt(2 p (1 - p) / (pi n)) per cell, by the normal approximation to the binomial
+    expected = 0.5 * float(np.sqrt(2 * cell_probs * (1 - cell_probs) / (np.pi * max(n, 1))).sum())
+    return total_variation(cell_counts / max(n, 1), cell_probs), expected
+
+
 def total_variation(a: np.ndarray, b: np.ndarray) -> float:
     """TV between two distributions over the same cells: half the L1 distance."""
     return 0.5 * float(np.abs(a - b).sum())

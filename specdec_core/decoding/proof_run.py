@@ -11,11 +11,11 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from specdec_core.algorithm.stats import FitResult, goodness_of_fit
+from specdec_core.algorithm.stats import MIN_EXPECTED, FitResult, goodness_of_fit, tv_on_fixed_cells
 from specdec_core.decoding.proof import ExactDistribution, SampleStream, exact_distribution
 
 POSITIONS = 2  # the first token and the joint of the first two
-STREAMING_RESAMPLES, FINAL_RESAMPLES = 40, 200  # bootstrap size while streaming, and at the end
+FINAL_RESAMPLES = 200  # bootstrap size of the final test's TV interval
 
 
 @dataclass
@@ -59,13 +59,19 @@ def batch_size(total: int) -> int:
 
 
 def draw_batch(run: ProofRun, speculative: SampleStream, plain: SampleStream, exact: Exact) -> None:
+    """One batch of each stream, kept together (a Stop between the two draws keeps neither), and each
+    stream's TV over the joint's cells as fixed for the whole run."""
     started = time.perf_counter()
     size = min(batch_size(run.total), run.total - run.done)
-    run.speculative.append(speculative.draw(size))
-    run.plain.append(plain.draw(size))
+    drawn = speculative.draw(size), plain.draw(size)
+    run.speculative.append(drawn[0])
+    run.plain.append(drawn[1])
     run.seconds += time.perf_counter() - started
-    fits = {who: fit(run, who, exact, STREAMING_RESAMPLES)[1] for who in ("speculative", "plain")}
-    run.history.append({"n": run.done, **{who: f.tv for who, f in fits.items()}, "null": fits["plain"].tv_null})
+    keep = exact.joint.probs * run.total >= MIN_EXPECTED  # the cells the finished run can test, fixed from the start
+    point = {"n": run.done}
+    for who in ("speculative", "plain"):
+        point[who], point["null"] = tv_on_fixed_cells(exact.joint.counts(run.samples(who)), exact.joint.probs, keep, run.done)
+    run.history.append(point)
 
 
 def fit(run: ProofRun, who: str, exact: Exact, resamples: int = FINAL_RESAMPLES) -> tuple[FitResult, FitResult]:

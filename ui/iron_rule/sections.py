@@ -113,7 +113,7 @@ def _rule_and_draws(position: Position, toy: bool) -> tuple[str, int, str]:
     if st.session_state.get("iron_draws", 0) > cap:  # a larger vocabulary than the slider remembers
         st.session_state["iron_draws"] = cap
     left, right = st.columns(2)
-    rule_names = {name: TEXT(f"rule:{name}") for name in RULES}
+    rule_names = {name: COMMON(f"rule:{name}") for name in RULES}
     rule = left.selectbox(TEXT("rule"), list(rule_names), format_func=rule_names.get, **remembered("iron_rule", "exact"))
     n = right.slider(TEXT("draws"), 100, cap, min(10_000, cap), step=100, key="iron_draws")
     left.caption(EXPLANATIONS[rule][language()])

@@ -188,11 +188,5 @@ TEXT = Texts(
         "axis_tv": {"zh": "TV 距離", "en": "TV distance"},
         "histogram_head": {"zh": "{n:,} 次之後：寫出的字、p 與 q", "en": "After {n:,} draws: written, p and q"},
         "legend_written": {"zh": "寫出的字（實測比例）", "en": "written (observed share)"},
-        "rule:exact": {"zh": "鐵律（正確）", "en": "exact (the iron rule)"},
-        "rule:accept-all": {"zh": "照單全收", "en": "accept-all"},
-        "rule:exact-match": {"zh": "相同才收", "en": "exact-match"},
-        "rule:resample-p": {"zh": "退回後從 p 重抽", "en": "resample-p"},
-        "rule:greedy-soft-q": {"zh": "貪婪挑字、軟 q 計分", "en": "greedy-soft-q"},
-        "rule:raw-q": {"zh": "用處理前的 q", "en": "raw-q"},
     }
 )

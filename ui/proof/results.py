@@ -28,12 +28,18 @@ def show_results(run: ProofRun, exact: Exact, piece, final: bool) -> None:
     if final:
         _verdicts(run, exact, names)
     st.subheader(TEXT("tv_history"))
+    if len(run.history) < 2:
+        st.caption(TEXT("tv_too_few"))
+        return
     st.plotly_chart(tv_history_figure(run.history, names, (TEXT("n"), TEXT("tv_axis"))), key=f"tv-{tag}")
+    st.caption(TEXT("tv_cells", cells=int((exact.joint.probs * run.total >= MIN_EXPECTED).sum())))
 
 
 def _verdicts(run: ProofRun, exact: Exact, names: dict[str, str]) -> None:
     rows = []
     for who in WHO:
+        if not len(run.samples(who)):  # nothing drawn: no verdict, rather than "cannot be told apart"
+            continue
         first, joint = fit(run, who, exact)
         testable = joint.dof > 0  # with too few samples every joint cell is pooled into one
         rows.append({

@@ -15,7 +15,7 @@ TEXT = Texts(
         "rule": {"zh": "接受規則（可以故意改壞）", "en": "Acceptance rule (break it on purpose)"},
         "run": {"zh": "開始取樣", "en": "Start sampling"},
         "stop": {"zh": "停止", "en": "Stop"},
-        "progress": {"zh": "已取 {done:,} / {total:,} 個樣本（{seconds:.0f} 秒）", "en": "{done:,} of {total:,} samples ({seconds:.0f} s)"},
+        "progress": {"zh": "已取 {done:,} / {total:,} 個樣本（{seconds:.1f} 秒）", "en": "{done:,} of {total:,} samples ({seconds:.1f} s)"},
         "stopped": {"zh": "已停止：以下結果只用了 {done:,} 個樣本。", "en": "Stopped: the results below use {done:,} samples only."},
         "nothing_yet": {"zh": "按「開始取樣」。", "en": "Press “Start sampling”."},
         "exact": {"zh": "精確分布 p", "en": "exact p"},
@@ -26,6 +26,12 @@ TEXT = Texts(
         "frequency": {"zh": "頻率", "en": "frequency"},
         "tv_axis": {"zh": "總變異距離 TV", "en": "total variation distance"},
         "tv_history": {"zh": "樣本越多，誤差越小：TV 隨樣本數的變化", "en": "More samples, less noise: TV as samples grow"},
+        "tv_cells": {
+            "zh": "TV 量在整次取樣前就定好的格子上（{cells:,} 格，加上其餘合成一格）：正確的取樣會往 0 落下，壞掉的規則會停在 0 之上。",
+            "en": "TV over cells fixed before sampling began ({cells:,} cells and one for all the rest): exact sampling falls "
+            "toward 0, a broken rule levels off above it.",
+        },
+        "tv_too_few": {"zh": "還只有一批樣本：再多幾批才畫得出曲線。", "en": "One batch so far: the curve needs a few more."},
         "null": {"zh": "完全正確的取樣在此樣本數下的平均 TV", "en": "mean TV of an exact sampler at this size"},
         "n": {"zh": "樣本數", "en": "samples"},
         "table_who": {"zh": "誰寫的", "en": "Who wrote"},

@@ -56,6 +56,12 @@ TEXT = Texts(
             "zh": "這次抄寫照常完成，但沒有存進卷宗（{error}）：請告訴架設伺服器的人。",
             "en": "This run finished, but it was not saved to the archive ({error}): tell whoever runs the server.",
         },
+        "rule:exact": {"zh": "鐵律（正確）", "en": "exact (the iron rule)"},
+        "rule:accept-all": {"zh": "照單全收", "en": "accept-all"},
+        "rule:exact-match": {"zh": "相同才收", "en": "exact-match"},
+        "rule:resample-p": {"zh": "退回後從 p 重抽", "en": "resample-p"},
+        "rule:greedy-soft-q": {"zh": "貪婪挑字、軟 q 計分", "en": "greedy-soft-q"},
+        "rule:raw-q": {"zh": "用處理前的 q", "en": "raw-q"},
         "running": {"zh": "墨卿與阿速正在抄寫…", "en": "The master and the scribe are writing…"},
     }
 )
