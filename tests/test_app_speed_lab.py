@@ -63,9 +63,17 @@ def test_changing_k_moves_the_measured_point_and_keeps_the_earlier_one():
     app = measured(open_page("speed_lab", "en", k="2", **SMALL))
     assert trace_named(chart(app, "speed_curve"), words("curve_measured"))["x"] == [2]
     change_sidebar(app, k=5)
-    figure = chart(app, "speed_curve")
+    assert app.info[0].value == words("measure_again") and not app.get("plotly_chart")  # no measuring on a slider move
+    figure = chart(measured(app), "speed_curve")
     assert trace_named(figure, words("curve_measured"))["x"] == [5]
     assert trace_named(figure, words("curve_earlier"))["x"] == [2]
+
+
+def test_settings_measured_before_come_back_at_once():
+    app = measured(open_page("speed_lab", "en", k="2", **SMALL))
+    change_sidebar(app, k=3)
+    change_sidebar(app, k=2)
+    assert trace_named(chart(app, "speed_curve"), words("curve_measured"))["x"] == [2]
 
 
 def test_a_slow_run_is_explained_with_its_numbers():

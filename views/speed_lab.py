@@ -13,10 +13,6 @@ st.caption(TEXT("formula"))
 if not pair.example_prompts:
     st.warning(TEXT("no_examples"))
     st.stop()
-if st.button(TEXT("measure"), key="measure", type="primary", help=TEXT("measure_help")):
-    st.session_state["speed_lab_measuring"] = True
-if st.session_state.get("speed_lab_measuring"):
-    show_measurement(choice, tuple(pair.example_prompts[:MEASURE_PROMPTS]))
-else:
-    st.info(TEXT("press_measure"))
+pressed = st.button(TEXT("measure"), key="measure", type="primary", help=TEXT("measure_help"))
+show_measurement(choice, tuple(pair.example_prompts[:MEASURE_PROMPTS]), pressed)
 show_sweep(choice, tuple(pair.example_prompts[:SWEEP_PROMPTS]))

@@ -14,10 +14,19 @@ from ui.speed_lab.texts import TEXT
 RUN_ERRORS = (PairError, SettingsError, ValueError)  # the engine's messages are sentences a student can read
 
 
-def show_measurement(choice, prompts: tuple[str, ...]) -> None:
-    """One measurement of the sidebar's settings: the numbers, the curve over k, where the time goes, a verdict."""
+def show_measurement(choice, prompts: tuple[str, ...], pressed: bool) -> None:
+    """One measurement of the sidebar's settings: the numbers, the curve over k, where the time goes, a verdict.
+
+    It runs only when Measure is pressed: moving the sidebar afterwards shows settings measured before at
+    once, and asks before measuring new ones (a class should not wait on every slider move)."""
     settings = measure_settings(choice.settings)
     run = (choice.pair, choice.device, choice.scribe, settings, prompts)
+    measured = st.session_state.setdefault("speed_lab_measured", set())
+    if pressed:
+        measured.add(repr(run))
+    elif repr(run) not in measured:
+        st.info(TEXT("measure_again" if measured else "press_measure"))
+        return
     try:
         with st.spinner(TEXT("measuring", n=len(prompts), tokens=settings.max_new_tokens)), long_work():
             result = cached_bench(*run)
@@ -50,8 +59,8 @@ def show_metrics(result: dict) -> None:
         ("m_c", f"{result['c']:.3f}", "m_c_help"),
         ("m_verify", f"{result['verify_cost']:.2f}", "m_verify_help"),
         ("m_tokens", f"{result['tokens_per_target_forward']:.2f}", "m_tokens_help"),
-        ("m_tps_spec", f"{tps['speculative']:.0f}", None),
-        ("m_tps_plain", f"{tps['plain']:.0f}", None),
+        ("m_tps_spec", f"{tps['speculative']:.1f}", None),
+        ("m_tps_plain", f"{tps['plain']:.1f}", None),
         ("m_measured", TEXT("times", x=result["speedup_vs_plain"]), "m_measured_help"),
         ("m_predicted", TEXT("times", x=result["predicted_speedup"]), "m_predicted_help"),
     ]

@@ -28,8 +28,12 @@ TEXT = Texts(
         },
         "measure": {"zh": "實測一次", "en": "Measure"},
         "measure_help": {
-            "zh": "按下後，側欄一改（抄寫員、k、溫度…），這裡就重新量；量過的設定會記住，不再重跑。",
-            "en": "Once pressed, the lab measures again whenever the sidebar changes (scribe, k, temperature…); settings measured before are remembered, not rerun.",
+            "zh": "量側欄現在的設定。量過的設定會記住：側欄改回來時立刻顯示，不再重跑。",
+            "en": "Measures the sidebar's settings as they are now. Settings measured before are remembered: moving the sidebar back shows them at once.",
+        },
+        "measure_again": {
+            "zh": "側欄的設定改了，這組還沒量過：按「實測一次」再量。",
+            "en": "The sidebar's settings changed and these have not been measured: press Measure to measure them.",
         },
         "press_measure": {
             "zh": "按「實測一次」：用側欄選的抄寫員與 k，讓墨卿獨寫與阿速協寫各跑一遍，幾秒鐘就好。",
