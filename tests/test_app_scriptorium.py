@@ -75,3 +75,18 @@ def test_an_archived_run_replays_exactly():
     assert any("Replaying archived run" in i.value for i in replay.info)
     # the sidebar now says k=1, yet the stored run's lines of three are shown
     assert any("drafted 3 tokens" in i.value for i in replay.info)
+
+
+def test_a_chat_pair_writes_an_answer_and_its_whole_text_has_no_template():
+    """#27: SmolLM2's answers were cut at 48 tokens, and the whole text began "system You are a helpful…"."""
+    app = open_page("scriptorium", "en", pair="smollm2", seed="1")
+    assert not app.exception
+    assert app.session_state["choice"].settings.max_new_tokens == 128
+    prompt = app.session_state["choice"].prompt
+    whole = next(m.value for m in app.markdown if prompt.split()[0] in m.value.replace("\\", ""))
+    assert "system" not in whole.lower() and whole.replace("\\", "").startswith(prompt.replace("\\", "")[:10])
+
+
+def test_a_link_keeps_its_own_length_for_a_chat_pair():
+    app = open_page("scriptorium", "en", pair="smollm2", max_new="16")
+    assert app.session_state["choice"].settings.max_new_tokens == 16

@@ -51,7 +51,14 @@ def _stepper(trace: Trace) -> None:
         st.plotly_chart(cache_figure(r, _labels("master", "scribe", "before", "after", "rolled", "kept", "dropped") | {"axis": TEXT("cache_axis")}))
         st.caption(TEXT("cache_note"))
     with st.expander(TEXT("full_text")):
-        st.markdown(markdown_literal(trace.prompt_text + trace.text))
+        st.markdown(markdown_literal(whole_text(trace)))
+
+
+def whole_text(trace: Trace) -> str:
+    """The prompt as the reader typed it (a chat pair's model reads it inside a template whose system
+    turn is no part of the text), then what was written."""
+    typed = trace.extra.get("prompt_as_typed")
+    return (typed if isinstance(typed, str) else trace.prompt_text) + trace.text
 
 
 def _advance(total: int) -> None:

@@ -18,6 +18,8 @@ def cached_run(pair_name: str, device: str, scribe: str, prompt: str, settings: 
     pair = cached_pair(pair_name, device)
     ids = pair.encode_prompt(prompt, settings.max_new_tokens)
     with run_slot():
-        trace_json = speculative_generate(pair.as_target(), pair.draft(scribe), ids, settings).to_json()
+        trace = speculative_generate(pair.as_target(), pair.draft(scribe), ids, settings)
+    trace.extra["prompt_as_typed"] = prompt  # a chat pair's model reads it inside its template
+    trace_json = trace.to_json()
     problem = keep_run(trace_json)  # here, not in the pages: a cache hit is a run already archived
     return trace_json, problem

@@ -68,6 +68,7 @@ KNOBS = {
     "seed": Knob(int, 0, 0, 2**31 - 1),
     "prompt": Knob(str),
 }
+PAIR_LENGTHS = {"smollm2": 128}  # new tokens a pair writes by default: an answer, not a line of verse
 LINK_VALUE_SHOWN = 40  # characters of a refused link value quoted back in the note
 
 
@@ -91,6 +92,7 @@ def shared_sidebar() -> RunChoice | None:
     bar.toggle(TEXT("large_type"), **_widget("large"))
     bar.subheader(TEXT("settings"))
     pair_name = bar.selectbox(TEXT("pair"), _keep_choice("pair", pair_names()), **_widget("pair"))
+    _pair_default_length(pair_name)
     with bar.expander(TEXT("advanced")):
         device = st.selectbox(TEXT("device"), _keep_choice("device", device_names()), **_widget("device"))
         max_new = st.slider(TEXT("max_new"), 8, 128, **_widget("max_new"))
@@ -107,6 +109,17 @@ def shared_sidebar() -> RunChoice | None:
     st.session_state["from_url"] = set()  # the link's values are checked on the first run only
     _write_url()
     return choice
+
+
+def _pair_default_length(pair_name: str) -> None:
+    """A pair's own default length when the pair changes (a chat answer needs more than a verse), unless
+    the link set one; drawn before the slider, which then shows it."""
+    if st.session_state.get("max_new_of") == pair_name:
+        return
+    first = "max_new_of" not in st.session_state
+    st.session_state["max_new_of"] = pair_name
+    if not (first and "max_new" in st.session_state.get("from_url", set())):
+        st.session_state["max_new"] = PAIR_LENGTHS.get(pair_name, KNOBS["max_new"].default)
 
 
 def _other_pair_input() -> str:
