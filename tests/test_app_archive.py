@@ -132,3 +132,17 @@ def test_load_replay_reads_the_url_and_warns_on_a_missing_run(store):
     assert handed.markdown[0].value != "none" and handed.query_params["run"] == str(saved.id)
     fresh = AppTest.from_function(replay_page).run()
     assert fresh.markdown[0].value == "none" and not fresh.warning
+
+
+def test_check_by_replay_vouches_for_a_genuine_run_and_catches_an_edited_seed(store):
+    """#27: a trace whose seed was edited imported as if genuine; replaying its settings shows it."""
+    genuine = json.loads(app_run(seed=15))
+    app = open_page("archive", "en", pair="tiny")
+    app.button(key="archive_check").click().run()
+    assert not app.exception
+    assert any("same, token for token" in s.value for s in app.success), [s.value for s in app.success]
+    edited = dict(genuine, settings=dict(genuine["settings"], seed=16))
+    app.file_uploader[0].set_value(("edited.json", json.dumps(edited).encode(), "application/json")).run()
+    app.button(key="archive_check").click().run()
+    assert not app.exception
+    assert any("did not write this run" in e.value for e in app.error), [e.value for e in app.error]

@@ -189,3 +189,11 @@ def test_where_the_file_lives(monkeypatch, tmp_path):
     assert default_path({}) == Path.home() / ".local/share/scriptorium/archive.sqlite"
     monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(tmp_path / "env.sqlite"))
     assert Archive().path == tmp_path / "env.sqlite"
+
+
+def test_saving_a_run_again_does_not_use_up_an_id(tmp_path, tiny, tiny_prompt):
+    """#27: the archive's numbers skipped, because each refused duplicate insert consumed one."""
+    store = Archive(tmp_path / "archive.sqlite")
+    runs = [run(tiny, tiny_prompt, seed=seed) for seed in (1, 1, 1, 2, 2, 3)]
+    ids = [store.save(run).id for run in runs]
+    assert ids == [1, 1, 1, 2, 2, 3]

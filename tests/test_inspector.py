@@ -8,8 +8,8 @@ from specdec_core.decoding.generate import speculative_generate
 from specdec_core.settings import DecodeSettings
 from ui.scriptorium.moments import moments
 from ui.scriptorium.sheet import display_piece
-from ui.shared.i18n import markdown_literal
 from ui.scriptorium.stepper import _slot_label, _story, probability_text
+from ui.shared.i18n import markdown_literal
 
 
 @pytest.fixture(autouse=True)

@@ -130,14 +130,20 @@ class Archive:
         trace = read_trace(trace_json)
         fields = _row_fields(trace) | {"source": source, "trace": zlib.compress(trace.to_json().encode())}
         names, marks = ", ".join(fields), ", ".join("?" * len(fields))
+        find = "SELECT id FROM runs WHERE digest = ?"
         with self._transaction() as db:  # insert-or-find in one transaction: two threads cannot both add it
+            # look first: an insert that the unique digest turns away still uses up an AUTOINCREMENT id,
+            # and the archive's numbers would skip (only two saves of one run racing can still skip one)
+            found = db.execute(find, (fields["digest"],)).fetchone()
+            if found is not None:
+                return Saved(found[0], False)
             cursor = db.execute(
                 f"INSERT INTO runs (created_at, {names}) VALUES (?, {marks}) ON CONFLICT (digest) DO NOTHING",
                 (_now(), *fields.values()),
             )
             if cursor.rowcount == 1:
                 return Saved(cursor.lastrowid, True)
-            return Saved(db.execute("SELECT id FROM runs WHERE digest = ?", (fields["digest"],)).fetchone()[0], False)
+            return Saved(db.execute(find, (fields["digest"],)).fetchone()[0], False)
 
     def import_json(self, data: str | bytes) -> Saved:
         """A file a person brought: the same checks as save, marked as imported."""

@@ -4,10 +4,15 @@ from __future__ import annotations
 import streamlit as st
 
 from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError, summarize
+from specdec_core.pairs.pair import PairError
 from specdec_core.services.archive import Archive, ArchiveError, RunFilter, RunRow
+from specdec_core.services.replay import replay_check
+from specdec_core.settings import SettingsError
 from ui.archive.store import import_file, replay_in_scriptorium
 from ui.archive.texts import TEXT
 from ui.shared.i18n import language, markdown_literal
+from ui.shared.models import cached_pair, device_names, pair_names
+from ui.shared.run_slots import run_slot
 
 CHOSEN = "archive_run"  # the selectbox's key; a click on the table's row sets it too
 TO_OPEN = "archive_open"  # a run to open on the next pass (a widget's key cannot change after it is drawn)
@@ -80,19 +85,23 @@ def show_run(store: Archive, row: RunRow) -> None:
     st.caption(TEXT("run_facts", source=source, **facts))
     try:
         trace_json = store.get(row.id)
-        summary = summarize(Trace.from_json(trace_json))
+        trace = Trace.from_json(trace_json)
     except (ArchiveError, TraceError) as error:
         st.error(TEXT("unreadable", id=row.id, error=error))
         return
-    st.markdown(f"**{TEXT('prompt_label')}**　{markdown_literal(row.prompt_text)}\n\n**{TEXT('text_label')}**　{markdown_literal(row.text)}")
+    summary = summarize(trace)
+    prompt, text = markdown_literal(row.prompt_text), markdown_literal(row.text)
+    st.markdown(f"**{TEXT('prompt_label')}**　{prompt}\n\n**{TEXT('text_label')}**　{text}")
     metrics = st.columns(4)
     metrics[0].metric(TEXT("tokens"), summary["tokens"])
     metrics[1].metric(TEXT("forwards"), summary["target_forwards"])
     metrics[2].metric(TEXT("per_forward"), f"{summary['tokens_per_target_forward']:.2f}")
     metrics[3].metric(TEXT("alpha"), "—" if summary["alpha"] is None else f"{summary['alpha']:.2f}")
-    actions = st.columns(3)
+    actions = st.columns(4)
     if actions[0].button(TEXT("replay"), help=TEXT("replay_help"), type="primary", key="archive_replay"):
         replay_in_scriptorium(row.id)
+    if actions[3].button(TEXT("check"), help=TEXT("check_help"), key="archive_check"):
+        check_by_replay(trace)
     name = f"scriptorium-run-{row.id}.json"
     actions[1].download_button(TEXT("export"), trace_json, file_name=name, mime="application/json", key="archive_export")
     with actions[2].popover(TEXT("delete")):
@@ -100,6 +109,26 @@ def show_run(store: Archive, row: RunRow) -> None:
             store.delete(row.id)
             st.toast(TEXT("deleted", id=row.id))
             st.rerun()
+
+
+def check_by_replay(trace: Trace) -> None:
+    """Write the run again with its own settings on this server and say whether it comes out the same."""
+    if trace.pair not in pair_names():
+        st.info(TEXT("check_no_pair", pair=trace.pair))
+        return
+    device = trace.settings.get("device", "cpu")
+    device = device.split(":")[0] if isinstance(device, str) and device.split(":")[0] in device_names() else "auto"
+    try:
+        with st.spinner(TEXT("checking")), run_slot():
+            check = replay_check(cached_pair(trace.pair, device), trace)
+    except (PairError, SettingsError) as error:
+        st.error(TEXT("check_cannot", error=error))
+        return
+    if check.reproduces:
+        st.success(TEXT("check_same", n=len(trace.tokens)))
+    else:
+        shown = {key: "—" if value is None else value for key, value in (("stored", check.stored), ("replayed", check.replayed))}
+        st.error(TEXT("check_differs", at=check.first_difference + 1, **shown))
 
 
 def import_section() -> None:

@@ -90,6 +90,20 @@ TEXT = Texts(
             "zh": "這個 JSON 不是一份完整的抄寫紀錄（{error}）：沒有匯入，卷宗沒有任何改變。",
             "en": "This JSON is not a complete trace ({error}): nothing was imported and the archive is unchanged.",
         },
+        "check": {"zh": "重跑核對", "en": "Check by replay"},
+        "check_help": {
+            "zh": "用這一卷自己的設定（模型組、抄寫員、開頭、種子…）在這台伺服器上再寫一次，逐字比對。改過種子或內容的卷宗會露出馬腳。",
+            "en": "Writes the run again on this server with its own settings (pair, scribe, prompt, seed…) and compares token "
+            "for token. A file whose seed or text was edited shows it.",
+        },
+        "checking": {"zh": "照原設定重寫一次…", "en": "Writing it again with its own settings…"},
+        "check_same": {"zh": "重寫結果逐字相同（{n} 字）：這一卷確實是這組設定寫的。", "en": "The replay is the same, token for token ({n} tokens): these settings wrote this run."},
+        "check_differs": {
+            "zh": "重寫結果從第 {at} 字起不同（卷宗是 {stored}，重寫是 {replayed}）：這一卷不是它記的設定寫出來的。",
+            "en": "The replay differs from token {at} on (stored {stored}, replayed {replayed}): these settings did not write this run.",
+        },
+        "check_no_pair": {"zh": "這台伺服器沒有模型組「{pair}」，無法重跑。", "en": "This server has no pair “{pair}” to replay it with."},
+        "check_cannot": {"zh": "無法重跑：{error}", "en": "Cannot replay it: {error}"},
         "replay_missing": {
             "zh": "卷宗裡找不到第 {run} 卷（可能已刪除，或是別台電腦的卷宗），這裡照側欄設定重新抄寫。",
             "en": "Run {run} is not in this archive (deleted, or from another computer's archive); showing a fresh run from the sidebar instead.",
