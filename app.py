@@ -7,13 +7,16 @@ import streamlit as st
 
 from ui.shared.pages import PAGE_TITLES, page_title
 from ui.shared.run_slots import page_slot
-from ui.shared.sidebar import shared_sidebar
+from ui.shared.sidebar import leave_presenter_button, shared_sidebar
 from ui.shared.theme import apply_look
 
 st.set_page_config(page_title="御筆樓 Scriptorium", page_icon="🖌️", layout="wide")
 with page_slot():
     shared_sidebar()
-    apply_look(large=st.session_state.get("large", False))
+    presenter = st.session_state.get("presenter", False)
+    apply_look(large=st.session_state.get("large", False), presenter=presenter)
+    if presenter:
+        leave_presenter_button()
     pages = [
         st.Page(f"views/{name}.py", title=page_title(name), url_path=name, default=(name == "parable"))
         for name in PAGE_TITLES

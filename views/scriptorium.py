@@ -12,8 +12,10 @@ from ui.shared.sidebar import current_choice
 from ui.shared.texts import TEXT as COMMON
 
 choice, pair = current_choice()
-st.title(TEXT("title"))
-st.write(TEXT("intro"))
+presenter = st.session_state.get("presenter", False)
+if not presenter:  # a projected class sees the story, the sheet and the buttons, not the page's preface
+    st.title(TEXT("title"))
+    st.write(TEXT("intro"))
 trace = load_replay()  # a run from the archive, when the URL names one
 if trace is not None:
     left, right = st.columns([3, 1])
@@ -31,4 +33,4 @@ else:
         st.stop()
     if not_archived:
         st.warning(COMMON("not_archived", error=not_archived))
-show_run(trace)
+show_run(trace, presenter)

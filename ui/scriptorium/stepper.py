@@ -19,10 +19,10 @@ from ui.shared.i18n import markdown_literal
 PLAY_SECONDS = 0.8
 
 
-def show_run(trace: Trace) -> None:
+def show_run(trace: Trace, presenter: bool = False) -> None:
     _reset_if_new(trace)
     every = PLAY_SECONDS if st.session_state.get("playing") else None
-    st.fragment(run_every=every)(_stepper)(trace)
+    st.fragment(run_every=every)(_stepper)(trace, presenter)
 
 
 def _reset_if_new(trace: Trace) -> None:
@@ -33,18 +33,24 @@ def _reset_if_new(trace: Trace) -> None:
         st.session_state.update(moment_of=identity, moment=1, playing=False)
 
 
-def _stepper(trace: Trace) -> None:
+def _stepper(trace: Trace, presenter: bool) -> None:
     steps = moments(trace)
     if st.session_state.get("playing"):
         _advance(len(steps))
-    _controls(len(steps))
     moment = steps[st.session_state["moment"] - 1]
-    show_struck = st.toggle(TEXT("show_struck"), value=True, key="show_struck")
-    st.html(sheet_html(trace, moment, show_struck))
-    st.caption(TEXT("legend"))
-    _counters(trace, moment)
     r = trace.rounds[moment.round]
-    st.info(_story(r, moment))
+    if presenter:  # one screen: the story, the sheet, the buttons; the rest below the fold
+        st.info(_story(r, moment))
+        st.html(sheet_html(trace, moment, st.session_state.get("show_struck", True)))
+        _controls(len(steps), slider=False)
+        _counters(trace, moment)
+    else:
+        _controls(len(steps))
+        show_struck = st.toggle(TEXT("show_struck"), value=True, key="show_struck")
+        st.html(sheet_html(trace, moment, show_struck))
+        st.caption(TEXT("legend"))
+        _counters(trace, moment)
+        st.info(_story(r, moment))
     if moment.stage == "verdict" or r.drafted:
         _position_details(r, moment)
     with st.expander(TEXT("caches")):
@@ -69,19 +75,26 @@ def _advance(total: int) -> None:
         st.rerun()  # the whole page, so the fragment stops its timer
 
 
-def _controls(total: int) -> None:
+def _controls(total: int, slider: bool = True) -> None:
+    """The five buttons, each with its key (Home, ←, Space, →, End), and the step slider."""
     cols = st.columns(5)
     at = st.session_state["moment"]
-    cols[0].button(TEXT("start"), on_click=_go, args=(1,), disabled=at <= 1, width="stretch")
-    cols[1].button(TEXT("back"), on_click=_go, args=(at - 1,), disabled=at <= 1, width="stretch")
+    step = dict(width="stretch", wrap=True)
+    cols[0].button(TEXT("start"), on_click=_go, args=(1,), disabled=at <= 1, shortcut="Home", **step)
+    cols[1].button(TEXT("back"), on_click=_go, args=(at - 1,), disabled=at <= 1, shortcut="Left", **step)
     playing = st.session_state.get("playing", False)
-    if cols[2].button(TEXT("pause" if playing else "play"), disabled=at >= total and not playing, width="stretch"):
+    if cols[2].button(TEXT("pause" if playing else "play"), disabled=at >= total and not playing, shortcut="Space", **step):
         st.session_state["playing"] = not playing
         st.rerun()
-    cols[3].button(TEXT("forward"), on_click=_go, args=(at + 1,), disabled=at >= total, width="stretch")
-    cols[4].button(TEXT("end"), on_click=_go, args=(total,), disabled=at >= total, width="stretch")
-    if total > 1:
-        st.slider(TEXT("moment"), 1, total, key="moment")
+    cols[3].button(TEXT("forward"), on_click=_go, args=(at + 1,), disabled=at >= total, shortcut="Right", **step)
+    cols[4].button(TEXT("end"), on_click=_go, args=(total,), disabled=at >= total, shortcut="End", **step)
+    if slider and total > 1:  # the slider's own key, copied both ways: "moment" must outlive a run without it
+        st.session_state["w_moment"] = st.session_state["moment"]
+        st.slider(TEXT("moment"), 1, total, key="w_moment", on_change=_slid)
+
+
+def _slid() -> None:
+    _go(st.session_state["w_moment"])
 
 
 def _go(index: int) -> None:

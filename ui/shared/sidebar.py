@@ -56,6 +56,7 @@ def _flag(text: str) -> bool:
 KNOBS = {
     "language": Knob(str, DEFAULT_LANGUAGE, options=tuple(LANGUAGES)),
     "large": Knob(_flag, False),
+    "presenter": Knob(_flag, False),
     "pair": Knob(str),
     "other": Knob(str, ""),
     "device": Knob(str),
@@ -90,6 +91,7 @@ def shared_sidebar() -> RunChoice | None:
     _keep_choice("language", list(LANGUAGES))
     bar.radio(TEXT("language"), list(LANGUAGES), format_func=LANGUAGES.get, horizontal=True, **_widget("language"))
     bar.toggle(TEXT("large_type"), **_widget("large"))
+    bar.toggle(TEXT("presenter"), help=TEXT("presenter_help"), **_widget("presenter"))
     bar.subheader(TEXT("settings"))
     pair_name = bar.selectbox(TEXT("pair"), _keep_choice("pair", pair_names()), **_widget("pair"))
     _pair_default_length(pair_name)
@@ -131,6 +133,15 @@ def _other_pair_input() -> str:
             _note_refused("other", TEXT("other_not_allowed"))
         return ""
     return st.text_input(TEXT("other_pair"), placeholder="TARGET,DRAFT", help=TEXT("other_pair_help"), **_widget("other"))
+
+
+def leave_presenter_button() -> None:
+    """Presenter mode hides the sidebar: this is its way back (Esc)."""
+    st.button(TEXT("leave_presenter"), key="leave_presenter", on_click=_leave_presenter, shortcut="Esc", type="tertiary")
+
+
+def _leave_presenter() -> None:
+    st.session_state["presenter"] = False
 
 
 def current_choice() -> tuple[RunChoice, ModelPair]:

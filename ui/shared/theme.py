@@ -8,13 +8,24 @@ _LARGE = """
 html, body, [data-testid="stAppViewContainer"] { font-size: 22px; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.25rem; }
 [data-testid="stMetricValue"] { font-size: 2.6rem; }
+.js-plotly-plot .main-svg text { font-size: 18px !important; }
+</style>
+"""
+# Presenter mode: the sidebar and the header fold away and the page starts at the top of the screen.
+_PRESENTER = """
+<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"] { display: none; }
+[data-testid="stMainBlockContainer"] { padding-top: 0.8rem; padding-bottom: 1rem; max-width: 100%; }
+.sheet { --sheet-size: 2.4rem; }
 </style>
 """
 
 
-def apply_look(large: bool) -> None:
-    if large:
+def apply_look(large: bool, presenter: bool = False) -> None:
+    if large or presenter:
         st.html(_LARGE)
+    if presenter:
+        st.html(_PRESENTER)
 
 
 def on_paper(figure):
