@@ -90,3 +90,21 @@ def test_a_chat_pair_writes_an_answer_and_its_whole_text_has_no_template():
 def test_a_link_keeps_its_own_length_for_a_chat_pair():
     app = open_page("scriptorium", "en", pair="smollm2", max_new="16")
     assert app.session_state["choice"].settings.max_new_tokens == 16
+
+
+def test_replaying_an_archived_run_sets_the_sidebar_to_its_settings(tmp_path, monkeypatch):
+    """#27: replaying a run left the sidebar on the default pair, k = 4, T = 1: sheet and settings disagreed."""
+    from specdec_core.services.archive import Archive
+    from specdec_core.settings import DecodeSettings, SamplingConfig
+    from ui.shared.runs import cached_run
+
+    monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(tmp_path / "archive.sqlite"))
+    cached_run.clear()
+    settings = DecodeSettings(k=2, seed=9, max_new_tokens=12, sampling=SamplingConfig(temperature=0.5))
+    cached_run("tiny", "cpu", "lm", "秋水", settings)
+    run = Archive(tmp_path / "archive.sqlite").list()[0].id
+    app = open_page("scriptorium", "en", run=str(run))
+    assert not app.exception
+    choice = app.session_state["choice"]
+    assert (choice.pair, choice.scribe, choice.prompt) == ("tiny", "lm", "秋水")
+    assert (choice.settings.k, choice.settings.seed, choice.settings.sampling.temperature) == (2, 9, 0.5)

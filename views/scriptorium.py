@@ -8,7 +8,7 @@ from ui.archive.store import clear_replay, load_replay
 from ui.scriptorium.stepper import show_run
 from ui.scriptorium.texts import TEXT
 from ui.shared.runs import cached_run
-from ui.shared.sidebar import current_choice
+from ui.shared.sidebar import adopt_run_settings, current_choice
 from ui.shared.texts import TEXT as COMMON
 
 choice, pair = current_choice()
@@ -17,6 +17,8 @@ if not presenter:  # a projected class sees the story, the sheet and the buttons
     st.title(TEXT("title"))
     st.write(TEXT("intro"))
 trace = load_replay()  # a run from the archive, when the URL names one
+if trace is not None and adopt_run_settings(trace, st.query_params.get("run", "")):
+    st.rerun()  # the sidebar shows the replayed run's settings
 if trace is not None:
     left, right = st.columns([3, 1])
     left.info(TEXT("replaying", id=st.query_params.get("run")))

@@ -83,7 +83,8 @@ def _controls(total: int, slider: bool = True) -> None:
     cols[0].button(TEXT("start"), on_click=_go, args=(1,), disabled=at <= 1, shortcut="Home", **step)
     cols[1].button(TEXT("back"), on_click=_go, args=(at - 1,), disabled=at <= 1, shortcut="Left", **step)
     playing = st.session_state.get("playing", False)
-    if cols[2].button(TEXT("pause" if playing else "play"), disabled=at >= total and not playing, shortcut="Space", **step):
+    pause_or_play = TEXT("pause" if playing else "play")
+    if cols[2].button(pause_or_play, disabled=at >= total and not playing, shortcut="Space", **step):
         st.session_state["playing"] = not playing
         st.rerun()
     cols[3].button(TEXT("forward"), on_click=_go, args=(at + 1,), disabled=at >= total, shortcut="Right", **step)

@@ -135,6 +135,38 @@ def _other_pair_input() -> str:
     return st.text_input(TEXT("other_pair"), placeholder="TARGET,DRAFT", help=TEXT("other_pair_help"), **_widget("other"))
 
 
+def adopt_run_settings(trace, run_key: str) -> bool:
+    """Set the sidebar to a replayed run's own settings (once per run), so the sheet and the settings on
+    screen agree; values this sidebar cannot show are left as they are. True when anything changed."""
+    if st.session_state.get("settings_of_run") == run_key:
+        return False
+    st.session_state["settings_of_run"] = run_key
+    settings, sampling = trace.settings, trace.settings.get("sampling") or {}
+    wanted = {"pair": trace.pair, "scribe": trace.scribe, "k": settings.get("k"), "seed": settings.get("seed"),
+              "noise": settings.get("noise"), "max_new": settings.get("max_new_tokens"),
+              "temperature": sampling.get("temperature"), "top_p": sampling.get("top_p")}
+    if trace.pair not in pair_names():
+        return False
+    changed = False
+    for key, value in wanted.items():
+        if value is not None and st.session_state.get(key) != value and _fits(key, value):
+            st.session_state[key] = value
+            changed = True
+    typed = trace.extra.get("prompt_as_typed")
+    st.session_state.update(prompt_of=trace.pair, max_new_of=trace.pair)
+    if isinstance(typed, str) and st.session_state.get("prompt") != typed:
+        st.session_state["prompt"], changed = typed, True
+    return changed
+
+
+def _fits(key: str, value) -> bool:
+    """Whether the sidebar's widget for `key` can show `value`."""
+    knob = KNOBS[key]
+    if knob.low is None:
+        return isinstance(value, str)
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and knob.low <= value <= knob.high
+
+
 def leave_presenter_button() -> None:
     """Presenter mode hides the sidebar: this is its way back (Esc)."""
     st.button(TEXT("leave_presenter"), key="leave_presenter", on_click=_leave_presenter, shortcut="Esc", type="tertiary")
