@@ -92,3 +92,21 @@ def test_another_pair_from_two_folders_in_the_servers_model_folder(tmp_path, tin
     assert "nowhere" in missing.sidebar.error[0].value
     outside = open_page("parable", "en", other=f"target,{tmp_path}")
     assert "not a folder name" in outside.sidebar.error[0].value
+
+
+@pytest.mark.parametrize("scenario, page, expect", [
+    ("good", "The scriptorium, round by round", dict(scribe="distilled", noise=0.0)),
+    ("poor", "The scriptorium, round by round", dict(scribe="mismatched", noise=0.0)),
+    ("shaky", "The scriptorium, round by round", dict(scribe="distilled", noise=0.6)),
+    ("greedy", "The scriptorium, round by round", dict(temperature=0.0)),
+    ("broken", None, dict(scribe="mismatched", proof_rule="resample-p")),
+])
+def test_a_scenario_sets_the_sidebar_and_opens_its_page(scenario, page, expect):
+    app = open_page("parable", "en")
+    app.button(key=f"scenario_{scenario}").click().run()
+    assert not app.exception
+    if page:
+        assert app.title[0].value == page
+    else:
+        assert any(s.label == "Rule" or "rule" in s.label.lower() for s in app.selectbox)
+    assert {key: app.session_state[key] for key in expect} == expect

@@ -1,8 +1,10 @@
 """The parable (home): five short acts, each linked to the page that performs it on a real run."""
 import streamlit as st
 
+from ui.parable.scenarios import scenario_buttons
 from ui.parable.texts import MAPPING, TEXT
 from ui.shared.i18n import language
+from ui.shared.models import cached_pair
 from ui.shared.pages import page_title
 
 ACTS = {  # act -> the pages that show it on real models
@@ -18,6 +20,8 @@ st.write(TEXT("subtitle"))
 if st.button(TEXT("start"), type="primary"):
     st.session_state["moment"] = 1  # the scriptorium opens on the first draft of its run
     st.switch_page("views/scriptorium.py")
+choice = st.session_state.get("choice")
+scenario_buttons(list(cached_pair(choice.pair, choice.device).drafts) if choice else [])
 for act, pages in ACTS.items():
     with st.container(border=True):
         st.subheader(TEXT(f"act{act}_title"))

@@ -9,6 +9,20 @@ TEXT = Texts(
             "en": "A fable about speculative decoding. Every act links to a page that performs it on real models.",
         },
         "start": {"zh": "開始：走進御筆樓", "en": "Start: enter the scriptorium"},
+        "scenarios": {"zh": "一鍵情境", "en": "Scenarios in one click"},
+        "scenario_good": {"zh": "好抄寫員", "en": "A good scribe"},
+        "scenario_good_help": {"zh": "最像墨卿的抄寫員：整行常常全數蓋印。", "en": "The scribe closest to the master: whole lines are often sealed."},
+        "scenario_poor": {"zh": "差抄寫員", "en": "A poor scribe"},
+        "scenario_poor_help": {"zh": "最不像墨卿的抄寫員：朱筆常在行首就落下。", "en": "The scribe least like the master: the red brush falls near the start of each line."},
+        "scenario_shaky": {"zh": "手抖", "en": "The shaky hand"},
+        "scenario_shaky_help": {"zh": "好抄寫員，但手抖 0.6：看 α 下降。", "en": "The good scribe with a shaky hand of 0.6: watch α fall."},
+        "scenario_greedy": {"zh": "貪婪（T = 0）", "en": "Greedy (T = 0)"},
+        "scenario_greedy_help": {"zh": "溫度 0：寫出的字與墨卿自己貪婪解碼一字不差。", "en": "Temperature 0: the text equals the master's own greedy decoding."},
+        "scenario_broken": {"zh": "壞掉的規則", "en": "A broken rule"},
+        "scenario_broken_help": {
+            "zh": "退回後從 p 重抽，配上最差的抄寫員：證明頁上偏差最快現形。",
+            "en": "Resampling from p after a rejection, with the poorest scribe: on the proof page its bias shows soonest.",
+        },
         "act1_title": {"zh": "第一幕　寫不完的詔書", "en": "Act 1 · The endless edict"},
         "act1": {
             "zh": "句國的國王要在三天內頒下一道極長的詔書。樓頂的墨卿是全國最準、也最慢的一支筆：每寫一字，都要磨墨、定筆、把整張紙從頭再看一遍。"

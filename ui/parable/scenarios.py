@@ -1,0 +1,39 @@
+"""One-click scenarios for a class: each sets the sidebar and opens the page that shows it.
+
+A scenario is one line of data: the page, the rung of the ladder ("best" or "poorest"), and the
+settings it changes; everything else stays as the sidebar has it.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.parable.texts import TEXT
+
+SCENARIOS = {
+    "good": dict(page="scriptorium", rung="best", noise=0.0, temperature=1.0),
+    "poor": dict(page="scriptorium", rung="poorest", noise=0.0, temperature=1.0),
+    "shaky": dict(page="scriptorium", rung="best", noise=0.6, temperature=1.0),
+    "greedy": dict(page="scriptorium", rung="best", noise=0.0, temperature=0.0),
+    # a poorer scribe shows a broken rule's bias sooner (it grows with 1 - alpha)
+    "broken": dict(page="proof", rung="poorest", noise=0.0, temperature=1.0, proof_rule="resample-p"),
+}
+
+
+def scenario_buttons(ladder: list[str]) -> None:
+    """A row of buttons, one a scenario; a click sets the sidebar and opens the page."""
+    st.subheader(TEXT("scenarios"))
+    chosen = None
+    for column, name in zip(st.columns(len(SCENARIOS)), SCENARIOS):
+        if column.button(TEXT(f"scenario_{name}"), help=TEXT(f"scenario_{name}_help"), key=f"scenario_{name}",
+                         width="stretch", disabled=not ladder):
+            chosen = name
+    if chosen:
+        open_scenario(chosen, ladder)
+
+
+def open_scenario(name: str, ladder: list[str]) -> None:
+    settings = dict(SCENARIOS[name])
+    page, rung = settings.pop("page"), settings.pop("rung")
+    st.session_state["scribe"] = ladder[-1] if rung == "best" else ladder[0]
+    st.session_state.update(settings, moment=1)
+    st.switch_page(f"views/{page}.py")
