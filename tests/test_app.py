@@ -2,7 +2,7 @@
 import pytest
 from app_pages import open_page, set_setting
 
-PAGES = ["parable", "scriptorium", "iron_rule", "proof", "speed_lab", "archive"]
+PAGES = ["parable", "scriptorium", "iron_rule", "proof", "race", "speed_lab", "archive"]
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])

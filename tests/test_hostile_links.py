@@ -9,7 +9,7 @@ import pytest
 from app_pages import open_page
 
 IO_EVENTS = ("open", "os.", "shutil.", "glob.", "socket.", "http.", "urllib.")  # audit events that touch disk or network
-PAGES = ["parable", "scriptorium", "iron_rule", "proof", "speed_lab", "archive"]
+PAGES = ["parable", "scriptorium", "iron_rule", "proof", "race", "speed_lab", "archive"]
 ADDRESSES = {
     "unknown language and k": {"language": "EN", "k": "999"},
     "run id past SQLite": {"pair": "tiny", "run": "100000000000000000000"},

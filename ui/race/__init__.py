@@ -1,0 +1,1 @@
+"""The race page's helpers."""
