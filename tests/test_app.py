@@ -110,3 +110,20 @@ def test_a_scenario_sets_the_sidebar_and_opens_its_page(scenario, page, expect):
     else:
         assert any(s.label == "Rule" or "rule" in s.label.lower() for s in app.selectbox)
     assert {key: app.session_state[key] for key in expect} == expect
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_renders_with_the_smollm2_pair(page, language):
+    """#27's bar: every page in both languages for the chat pair too (short runs keep it quick)."""
+    app = open_page(page, language, pair="smollm2", max_new="16")
+    assert not app.exception, app.exception
+    assert app.session_state["choice"].pair == "smollm2"
+
+
+def test_a_refused_prompt_is_explained_in_chinese_alone():
+    """#27: Chinese errors carried English details ("無法抄寫：the vocabulary lacks these characters…")."""
+    app = open_page("scriptorium", "zh", pair="tiny", prompt="春x山")
+    assert not app.exception
+    message = app.error[0].value
+    assert "詞彙表裡沒有這些字" in message and not any(c.isascii() and c.isalpha() and c != "x" for c in message)

@@ -2,7 +2,7 @@
 import streamlit as st
 
 from specdec_core.services.archive import ArchiveError
-from ui.archive.sections import import_section, runs_section
+from ui.archive.sections import import_section, runs_count, runs_section
 from ui.archive.store import archive
 from ui.archive.texts import TEXT
 from ui.shared.pages import page_title
@@ -15,6 +15,6 @@ try:
 except ArchiveError as problem:
     st.error(TEXT("archive_broken", error=problem))
     st.stop()
-st.caption(TEXT("where", path=store.path, n=total))
+st.caption(TEXT("where", path=store.path, runs=runs_count(total)))
 runs_section(store, choices, total)
 import_section()

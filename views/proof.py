@@ -9,6 +9,7 @@ from specdec_core.pairs.pair import PairError
 from ui.proof.results import show_results
 from ui.proof.runs import cached_exact, draw_batch
 from ui.proof.texts import TEXT
+from ui.shared.errors import explain
 from ui.shared.i18n import language
 from ui.shared.persist import remembered
 from ui.shared.run_slots import long_work
@@ -29,7 +30,7 @@ st.caption(TEXT("hint_poor"))
 try:
     ids = pair.encode_prompt(choice.prompt, 2)
 except PairError as error:
-    st.error(COMMON("cannot_run", error=error))
+    st.error(COMMON("cannot_run", error=explain(error)))
     st.stop()
 
 settings = replace(choice.settings, rule=rule)

@@ -7,6 +7,7 @@ from specdec_core.settings import SettingsError
 from ui.race.runs import cached_race
 from ui.race.texts import TEXT
 from ui.race.track import show_race
+from ui.shared.errors import explain
 from ui.shared.persist import remembered
 from ui.shared.sidebar import current_choice
 from ui.shared.texts import TEXT as COMMON
@@ -25,7 +26,7 @@ try:
         plain_json, speculative_json = cached_race(choice.pair, choice.device, choice.scribe, choice.prompt,
                                                    choice.settings, heat)
 except (PairError, SettingsError) as error:
-    st.error(COMMON("cannot_run", error=error))
+    st.error(COMMON("cannot_run", error=explain(error)))
     st.stop()
 plain, speculative = Trace.from_json(plain_json), Trace.from_json(speculative_json)
 show_race(plain, speculative, slow, start)

@@ -7,6 +7,7 @@ from specdec_core.settings import SettingsError
 from ui.archive.store import clear_replay, load_replay
 from ui.scriptorium.stepper import show_run
 from ui.scriptorium.texts import TEXT
+from ui.shared.errors import explain
 from ui.shared.runs import cached_run
 from ui.shared.sidebar import adopt_run_settings, current_choice
 from ui.shared.texts import TEXT as COMMON
@@ -31,7 +32,7 @@ else:
             trace_json, not_archived = cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings)
         trace = Trace.from_json(trace_json)
     except (PairError, SettingsError) as error:
-        st.error(COMMON("cannot_run", error=error))
+        st.error(COMMON("cannot_run", error=explain(error)))
         st.stop()
     if not_archived:
         st.warning(COMMON("not_archived", error=not_archived))

@@ -50,10 +50,10 @@ def load_pair_from_folder(folder: Path, target_name: str, draft_name: str, devic
 def model_in(folder: Path, name: str) -> Path:
     """folder/name, or a PairError; the name is checked before anything on disk is looked at."""
     if not FOLDER_NAME.match(name):
-        raise PairError(f"{name!r} is not a folder name (letters, digits, '.', '_' and '-'; no path)")
+        raise PairError(f"{name!r} is not a folder name (letters, digits, '.', '_' and '-'; no path)", "not_folder_name", name=name)
     path = folder / name
     if not path.is_dir():
-        raise PairError(f"the server's model folder has no folder named {name!r}")
+        raise PairError(f"the server's model folder has no folder named {name!r}", "no_folder", name=name)
     return path
 
 

@@ -12,7 +12,14 @@ from specdec_core.settings import Target
 
 
 class PairError(ValueError):
-    """A pair, draft or prompt that cannot be used; the message says why in plain words."""
+    """A pair, draft or prompt that cannot be used; the message says why in plain words.
+
+    `reason` names the kind of problem and `values` its particulars, so an app can say it in the
+    reader's language; the message itself is English, for the command line."""
+
+    def __init__(self, message: str, reason: str = "", **values):
+        super().__init__(message)
+        self.reason, self.values = reason, values
 
 
 @dataclass
@@ -49,22 +56,26 @@ class ModelPair:
     def draft(self, name: str | None = None) -> Draft:
         name = name or self.default_draft
         if name not in self.drafts:
-            raise PairError(f"pair {self.name!r} has no scribe {name!r}; choose one of: {', '.join(self.drafts)}")
+            raise PairError(f"pair {self.name!r} has no scribe {name!r}; choose one of: {', '.join(self.drafts)}",
+                            "no_draft", pair=self.name, draft=name, choices=", ".join(self.drafts))
         return self.drafts[name]()
 
     def encode_prompt(self, text: str, max_new_tokens: int = 0) -> list[int]:
         """Token ids of a prompt, or a PairError that names what is wrong with it."""
         if not text or not text.strip():
-            raise PairError("the prompt is empty: write at least one character")
+            raise PairError("the prompt is empty: write at least one character", "prompt_empty")
         missing = self.unknown_characters(text)
         if missing:
-            raise PairError(f"the vocabulary lacks these characters: {' '.join(missing)}")
+            raise PairError(f"the vocabulary lacks these characters: {' '.join(missing)}", "unknown_characters",
+                            characters=" ".join(missing))
         if max_new_tokens >= self.context_limit:
-            raise PairError(f"{max_new_tokens} new tokens do not fit: this pair reads at most {self.context_limit} tokens, prompt included")
+            raise PairError(f"{max_new_tokens} new tokens do not fit: this pair reads at most {self.context_limit} tokens, "
+                            "prompt included", "too_many_new", new=max_new_tokens, limit=self.context_limit)
         ids = self._prompt_ids(text)
         limit = self.context_limit - max_new_tokens
         if len(ids) > limit:
-            raise PairError(f"the prompt has {len(ids)} tokens; with {max_new_tokens} new ones it may have at most {limit}")
+            raise PairError(f"the prompt has {len(ids)} tokens; with {max_new_tokens} new ones it may have at most {limit}",
+                            "prompt_too_long", tokens=len(ids), new=max_new_tokens, limit=limit)
         return ids
 
     def _prompt_ids(self, text: str) -> list[int]:

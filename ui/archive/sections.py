@@ -18,6 +18,10 @@ CHOSEN = "archive_run"  # the selectbox's key; a click on the table's row sets i
 TO_OPEN = "archive_open"  # a run to open on the next pass (a widget's key cannot change after it is drawn)
 
 
+def runs_count(n: int) -> str:
+    return TEXT.plain("runs_one") if n == 1 else TEXT.plain("runs_many", n=n)
+
+
 def scribe_name(row: RunRow) -> str:
     return row.scribe or TEXT("plain_scribe")
 
@@ -154,7 +158,7 @@ def runs_section(store: Archive, choices: dict[str, list], total: int) -> None:
         st.info(TEXT("no_match" if total else "empty"))
         return
     ids = [r.id for r in rows]
-    st.caption(TEXT("shown", shown=len(rows), n=total))
+    st.caption(TEXT("shown", shown=len(rows), runs=runs_count(total)))
     st.dataframe(
         table(rows),
         hide_index=True,

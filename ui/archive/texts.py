@@ -11,8 +11,8 @@ TEXT = Texts(
             "or export it as JSON.",
         },
         "where": {
-            "zh": "卷宗檔案：`{path}`，共 {n} 卷。（換位置：啟動前設定環境變數 SCRIPTORIUM_ARCHIVE。）",
-            "en": "Archive file: `{path}`, {n} run(s). (To move it, set the SCRIPTORIUM_ARCHIVE environment variable before starting.)",
+            "zh": "卷宗檔案：`{path}`，共 {runs}。（換位置：啟動前設定環境變數 SCRIPTORIUM_ARCHIVE。）",
+            "en": "Archive file: `{path}`, {runs}. (To move it, set the SCRIPTORIUM_ARCHIVE environment variable before starting.)",
         },
         "archive_broken": {
             "zh": "卷宗打不開，這次無法讀寫：{error}",
@@ -31,7 +31,9 @@ TEXT = Texts(
             "en": "The archive is empty: make a run in the scriptorium, or import a JSON file below.",
         },
         "no_match": {"zh": "沒有符合這些篩選條件的抄寫。", "en": "No run matches these filters."},
-        "shown": {"zh": "顯示 {shown} 卷（共 {n} 卷）。點一列或在下方選一卷。", "en": "Showing {shown} of {n} run(s). Click a row or choose one below."},
+        "shown": {"zh": "顯示 {shown} 卷（共 {runs}）。點一列或在下方選一卷。", "en": "Showing {shown} of {runs}. Click a row or choose one below."},
+        "runs_one": {"zh": "1 卷", "en": "1 run"},
+        "runs_many": {"zh": "{n} 卷", "en": "{n} runs"},
         "col_id": {"zh": "編號", "en": "No."},
         "col_created": {"zh": "時間（UTC）", "en": "Time (UTC)"},
         "col_source": {"zh": "來源", "en": "Source"},

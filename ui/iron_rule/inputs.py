@@ -9,6 +9,7 @@ from specdec_core.pairs.pair import PairError
 from specdec_core.settings import SettingsError
 from ui.iron_rule import runs
 from ui.iron_rule.texts import TEXT
+from ui.shared.errors import explain
 from ui.shared.texts import TEXT as COMMON
 
 
@@ -38,7 +39,7 @@ def real_position(choice) -> Position:
         with st.spinner(COMMON("running")):
             _, tokens = runs.real_run_tokens(*run)
     except (PairError, SettingsError) as error:
-        st.error(COMMON("cannot_run", error=error))
+        st.error(COMMON("cannot_run", error=explain(error)))
         st.stop()
     last = len(tokens) - 1
     if st.session_state.get("iron_position", 0) > last:  # a shorter run than the slider remembers

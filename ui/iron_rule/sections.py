@@ -10,6 +10,7 @@ from specdec_core.decoding import one_position as core
 from specdec_core.decoding.one_position import Distributions, Position
 from ui.iron_rule import plots, runs
 from ui.iron_rule.texts import TEXT
+from ui.scriptorium.sheet import chart_piece
 from ui.shared.i18n import language
 from ui.shared.persist import remembered
 from ui.shared.texts import TEXT as COMMON
@@ -32,7 +33,7 @@ class Shown:
 
     def __init__(self, position: Position, dists: Distributions):
         self.ids = core.shown_tokens(dists)
-        self.labels = [position.labels[i] for i in self.ids]
+        self.labels = chart_labels(position.labels, self.ids)
         self.pooled = len(self.ids) < position.vocab_size
 
     def __call__(self, values: np.ndarray) -> list[float]:
@@ -40,6 +41,18 @@ class Shown:
 
     def rest(self, values: np.ndarray) -> float:
         return core.collapse(values, self.ids)[-1]
+
+
+def chart_labels(labels: tuple[str, ...], ids) -> list[str]:
+    """Tokens as every page draws them (a control token as ∎, markup escaped), kept distinct: plotly
+    merges bars that share a label."""
+    shown, seen = [], set()
+    for i in ids:
+        label = chart_piece(labels[i])
+        label = f"{label}#{i}" if label in seen else label
+        seen.add(label)
+        shown.append(label)
+    return shown
 
 
 def p_against_q(position: Position, dists: Distributions, shown: Shown) -> None:

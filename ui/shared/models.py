@@ -32,7 +32,8 @@ def cached_pair(name: str, device: str = "auto"):
     if name in PAIR_LOADERS:
         return _registered_pair(name, device)
     if not other_pairs_allowed():
-        raise PairError(f"unknown pair {name!r}; this server serves only {', '.join(available_pairs())}")
+        raise PairError(f"unknown pair {name!r}; this server serves only {', '.join(available_pairs())}", "unknown_pair",
+                        pair=name, choices=", ".join(available_pairs()))
     target, draft = (part.strip() for part in name.split(",", 1)) if "," in name else (name, "")
     return _other_pair(target, draft, device)
 
@@ -50,7 +51,8 @@ def _other_pair(target: str, draft: str, device: str):
 def _device_key(device: str) -> str:
     """"auto" and the device it picks are one cache entry; a device this machine lacks is a PairError."""
     if device not in device_names():
-        raise PairError(f"no device {device!r} here; choose one of: {', '.join(device_names())}")
+        raise PairError(f"no device {device!r} here; choose one of: {', '.join(device_names())}", "no_device",
+                        device=device, choices=", ".join(device_names()))
     return str(pick_device(device))
 
 

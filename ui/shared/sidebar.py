@@ -16,6 +16,7 @@ import streamlit as st
 
 from specdec_core.pairs.pair import ModelPair, PairError
 from specdec_core.settings import DecodeSettings, SamplingConfig
+from ui.shared.errors import explain
 from ui.shared.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from ui.shared.models import cached_pair, device_names, other_pairs_allowed, pair_names
 from ui.shared.texts import TEXT
@@ -245,7 +246,7 @@ def _load(pair_name: str, device: str) -> ModelPair | None:
         with st.spinner(TEXT("loading_pair")):
             return cached_pair(pair_name, device)
     except (PairError, OSError) as error:
-        st.sidebar.error(TEXT("cannot_load", error=error))
+        st.sidebar.error(TEXT("cannot_load", error=explain(error)))
         return None
 
 

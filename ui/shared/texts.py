@@ -69,6 +69,28 @@ TEXT = Texts(
         "rule:resample-p": {"zh": "退回後從 p 重抽", "en": "resample-p"},
         "rule:greedy-soft-q": {"zh": "貪婪挑字、軟 q 計分", "en": "greedy-soft-q"},
         "rule:raw-q": {"zh": "用處理前的 q", "en": "raw-q"},
+        "error_prompt_empty": {"zh": "開頭是空的：請至少寫一個字", "en": "the prompt is empty: write at least one character"},
+        "error_unknown_characters": {"zh": "詞彙表裡沒有這些字：{characters}", "en": "the vocabulary lacks these characters: {characters}"},
+        "error_too_many_new": {
+            "zh": "{new} 個新字放不下：這組模型連開頭最多讀 {limit} 個詞元",
+            "en": "{new} new tokens do not fit: this pair reads at most {limit} tokens, prompt included",
+        },
+        "error_prompt_too_long": {
+            "zh": "開頭有 {tokens} 個詞元；再寫 {new} 個新字，開頭最多只能有 {limit} 個",
+            "en": "the prompt has {tokens} tokens; with {new} new ones it may have at most {limit}",
+        },
+        "error_no_draft": {"zh": "模型組「{pair}」沒有抄寫員「{draft}」；可選：{choices}", "en": "pair “{pair}” has no scribe “{draft}”; choose one of: {choices}"},
+        "error_unknown_pair": {"zh": "沒有模型組「{pair}」；這台伺服器只有：{choices}", "en": "no pair “{pair}”; this server has only: {choices}"},
+        "error_no_device": {"zh": "這裡沒有運算裝置「{device}」；可選：{choices}", "en": "no device “{device}” here; choose one of: {choices}"},
+        "error_not_folder_name": {
+            "zh": "「{name}」不是資料夾名稱（只能用字母、數字、「.」「_」「-」，不能有路徑）",
+            "en": "“{name}” is not a folder name (letters, digits, '.', '_' and '-'; no path)",
+        },
+        "error_no_folder": {"zh": "伺服器的模型資料夾裡沒有「{name}」", "en": "the server's model folder has no folder named “{name}”"},
+        "error_files_missing": {
+            "zh": "這台機器缺少模型組「{pair}」的檔案（請看 README 的安裝說明）",
+            "en": "this machine lacks the files of the pair “{pair}” (see the README on installing)",
+        },
         "running": {"zh": "墨卿與阿速正在抄寫…", "en": "The master and the scribe are writing…"},
     }
 )

@@ -5,6 +5,7 @@ import streamlit as st
 
 from specdec_core.pairs.pair import PairError
 from specdec_core.settings import SettingsError
+from ui.shared.errors import explain
 from ui.shared.run_slots import long_work
 from ui.shared.texts import TEXT as COMMON
 from ui.speed_lab.plots import breakdown_figure, speedup_figure, sweep_best, sweep_heatmap, theory_best, verdict
@@ -31,10 +32,11 @@ def show_measurement(choice, prompts: tuple[str, ...], pressed: bool) -> None:
         with st.spinner(TEXT("measuring", n=len(prompts), tokens=settings.max_new_tokens)), long_work():
             result = cached_bench(*run)
     except RUN_ERRORS as error:
-        st.error(COMMON("cannot_run", error=error))
+        st.error(COMMON("cannot_run", error=explain(error)))
         return
     sampling = settings.sampling
-    st.caption(TEXT("measured_on", n=len(prompts), tokens=settings.max_new_tokens, repeats=REPEATS, device=result["device"],
+    runs = TEXT.plain("runs_one") if REPEATS == 1 else TEXT.plain("runs_many", n=REPEATS)
+    st.caption(TEXT("measured_on", n=len(prompts), tokens=settings.max_new_tokens, runs=runs, device=result["device"],
                     scribe=result["scribe"], k=settings.k, temperature=sampling.temperature, noise=settings.noise, seed=settings.seed))
     show_metrics(result)
     # Earlier measurements that differ only in k go on the same chart: that is the trade k makes.
@@ -112,7 +114,7 @@ def show_sweep(choice, prompts: tuple[str, ...]) -> None:
                 progress.progress(i / len(cells), text=TEXT("sweep_progress", k=k, t=t, i=i + 1, n=len(cells)))
                 measured[(k, t)] = cached_bench(choice.pair, choice.device, choice.scribe, settings, prompts)
     except RUN_ERRORS as error:
-        st.error(COMMON("cannot_run", error=error))
+        st.error(COMMON("cannot_run", error=explain(error)))
         return
     progress.progress(1.0, text=TEXT("sweep_done", n=len(cells)))
     ks, temperatures = sorted({k for k, _, _ in cells}), sorted({t for _, t, _ in cells})

@@ -43,11 +43,13 @@ TEXT = Texts(
             "zh": "正在實測：{n} 個範例開頭，每個 {tokens} 字，墨卿獨寫與阿速協寫交錯進行…",
             "en": "Measuring: {n} example prompts, {tokens} characters each, master alone and scribe-with-master interleaved…",
         },
+        "runs_one": {"zh": "一回", "en": "written once"},
+        "runs_many": {"zh": "{n} 回", "en": "written {n} times"},
         "measured_on": {
             "zh": "量自這組模型的 {n} 個範例開頭（不是側欄的開頭，好讓每位抄寫員面對同樣的文字），每個 {tokens} 字、"
-            "跑 {repeats} 回；裝置 {device}，抄寫員「{scribe}」，k = {k}，溫度 {temperature:g}，手抖 {noise:g}，種子 {seed}。",
+            "跑 {runs}；裝置 {device}，抄寫員「{scribe}」，k = {k}，溫度 {temperature:g}，手抖 {noise:g}，種子 {seed}。",
             "en": "Measured on the pair's {n} example prompts (not the sidebar's prompt, so every scribe faces the same text), "
-            "{tokens} characters each, {repeats} repeat(s); device {device}, scribe “{scribe}”, k = {k}, temperature {temperature:g}, "
+            "{tokens} characters each, {runs}; device {device}, scribe “{scribe}”, k = {k}, temperature {temperature:g}, "
             "shaky hand {noise:g}, seed {seed}.",
         },
         "m_alpha": {"zh": "接受率 α", "en": "Acceptance α"},
