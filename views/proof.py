@@ -4,8 +4,9 @@ from dataclasses import replace
 import streamlit as st
 
 from specdec_core.algorithm.rules import EXPLANATIONS, RULES
-from specdec_core.decoding.proof_run import ProofRun, streams
+from specdec_core.decoding.proof_run import ProofRun, run_from_dict, streams
 from specdec_core.pairs.pair import PairError
+from specdec_core.services import recorded
 from ui.proof.results import show_results
 from ui.proof.runs import cached_exact, draw_batch
 from ui.proof.texts import TEXT
@@ -51,8 +52,14 @@ if started:
             with board.container():
                 show_results(run, exact, pair.as_target().piece, final=False)
     run.finished = True
+recording = recorded.matching("proof", recorded.key_of(choice.pair, choice.scribe, choice.prompt, settings, samples=total))
 if key in runs:
     with board.container():
         show_results(runs[key], exact, pair.as_target().piece, final=True)
+elif recording is not None:  # the class sees the result at once; Start sampling runs it live
+    with board.container():
+        st.info(COMMON("recorded", when=recording.recorded_at.replace("T", " "), machine=recording.machine,
+                       command=recording.command))
+        show_results(run_from_dict(recording.result), exact, pair.as_target().piece, final=True)
 else:
     board.info(TEXT("nothing_yet"))

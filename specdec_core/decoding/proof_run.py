@@ -35,6 +35,18 @@ class ProofRun:
         return np.concatenate(getattr(self, who)) if getattr(self, who) else np.zeros((0, POSITIONS), dtype=int)
 
 
+def run_as_dict(run: ProofRun) -> dict:
+    """A run as plain data (a recording keeps it): each stream's samples as one list of pairs."""
+    return {"total": run.total, "speculative": run.samples("speculative").tolist(), "plain": run.samples("plain").tolist(),
+            "history": run.history, "seconds": run.seconds, "finished": run.finished}
+
+
+def run_from_dict(data: dict) -> ProofRun:
+    streams = {who: [np.array(data[who], dtype=int).reshape(-1, POSITIONS)] for who in ("speculative", "plain")}
+    return ProofRun(int(data["total"]), streams["speculative"], streams["plain"], list(data["history"]),
+                    float(data["seconds"]), bool(data["finished"]))
+
+
 def exact_pair(target, ids: list[int], sampling, n_samples: int) -> "Exact":
     """The exact distributions the two streams are tested against."""
     return Exact(exact_distribution(target, ids, 1, sampling, n_samples), exact_distribution(target, ids, POSITIONS, sampling, n_samples))

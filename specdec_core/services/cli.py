@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m specdec_core", description=__doc__)
     commands = parser.add_subparsers(required=True)
-    for add in (_generate_args, _proof_args, _bench_args, _ladder_args):
+    for add in (_generate_args, _proof_args, _bench_args, _ladder_args, _record_args):
         add(commands)
     commands.add_parser("pairs", help="list the registered pairs and which are available here").set_defaults(command=_pairs)
     return parser
@@ -87,6 +87,12 @@ def _ladder_args(commands) -> None:
     ladder.add_argument("--out", default=None, help="also write the rows as JSON here")
     _prompts_file(ladder)
     ladder.set_defaults(command=_ladder)
+
+
+def _record_args(commands) -> None:
+    record = commands.add_parser("record", help="record the proof page's and the speed lab's default runs for a pair (assets/recorded/)")
+    record.add_argument("--pair", default="poetry")
+    record.set_defaults(command=_record)
 
 
 def _prompts_file(parser: argparse.ArgumentParser) -> None:
@@ -203,6 +209,15 @@ def _ladder(args) -> int:
     if args.out:
         with open(args.out, "w", encoding="utf-8") as handle:
             json.dump(rows, handle, indent=1)
+    return 0
+
+
+def _record(args) -> int:
+    from specdec_core.services.record import record_proof, record_speed
+
+    pair = load_pair(args.pair, "cpu")
+    for made in (record_proof(pair), record_speed(pair)):
+        print(f"recorded {made}")
     return 0
 
 

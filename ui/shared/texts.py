@@ -91,6 +91,11 @@ TEXT = Texts(
             "zh": "這台機器缺少模型組「{pair}」的檔案（請看 README 的安裝說明）",
             "en": "this machine lacks the files of the pair “{pair}” (see the README on installing)",
         },
+        "recorded": {
+            "zh": "這是錄好的結果，不是現在跑的：{when} UTC 在 {machine} 上以 `{command}` 錄下。按下按鈕就現場重跑，跑完會換上新結果。",
+            "en": "A recorded result, not a live one: recorded {when} UTC on {machine} with `{command}`. Press the button to run it "
+            "live; the live result replaces this one when it finishes.",
+        },
         "running": {"zh": "墨卿與阿速正在抄寫…", "en": "The master and the scribe are writing…"},
     }
 )

@@ -6,14 +6,15 @@ from dataclasses import replace
 import streamlit as st
 
 from specdec_core.services.bench import run_bench
+from specdec_core.services.recorded import LAB_PROMPTS, LAB_REPEATS, LAB_TOKENS, lab_settings
 from specdec_core.settings import DecodeSettings, SamplingConfig
 from ui.shared.models import cached_pair
 from ui.shared.run_slots import run_slot
 
-# Sized so one measurement takes a few seconds on two busy CPU cores with the poetry pair, and the
-# 15-cell sweep well under a minute. One repeat: the bench interleaves the methods, which is what
-# keeps the ratios fair on a shared machine; more repeats mostly buy smaller error bars.
-MEASURE_TOKENS, MEASURE_PROMPTS, REPEATS = 24, 4, 1
+# One measurement is the core's (services.recorded: a few seconds on two busy CPU cores with the poetry
+# pair), so a recording stands for it exactly; the 15-cell sweep stays well under a minute. One repeat:
+# the bench interleaves the methods, which keeps the ratios fair on a shared machine.
+MEASURE_TOKENS, MEASURE_PROMPTS, REPEATS = LAB_TOKENS, LAB_PROMPTS, LAB_REPEATS
 SWEEP_TOKENS, SWEEP_PROMPTS = 16, 2
 SWEEP_KS = [1, 2, 4, 6, 8]
 SWEEP_TEMPERATURES = [0.0, 0.7, 1.0]
@@ -27,9 +28,7 @@ def cached_bench(pair_name: str, device: str, scribe: str, settings: DecodeSetti
         return run_bench(pair, scribe, settings, list(prompts), repeats=REPEATS)
 
 
-def measure_settings(settings: DecodeSettings) -> DecodeSettings:
-    """The sidebar's settings with at most MEASURE_TOKENS new tokens."""
-    return replace(settings, max_new_tokens=min(settings.max_new_tokens, MEASURE_TOKENS))
+measure_settings = lab_settings  # the sidebar's settings with at most MEASURE_TOKENS new tokens
 
 
 def sweep_cells(settings: DecodeSettings) -> list[tuple[int, float, DecodeSettings]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from specdec_core.pairs.pair import PairError
+from specdec_core.services import recorded
 from specdec_core.settings import SettingsError
 from ui.shared.errors import explain
 from ui.shared.run_slots import long_work
@@ -23,17 +24,22 @@ def show_measurement(choice, prompts: tuple[str, ...], pressed: bool) -> None:
     settings = measure_settings(choice.settings)
     run = (choice.pair, choice.device, choice.scribe, settings, prompts)
     measured = st.session_state.setdefault("speed_lab_measured", set())
+    recording = recorded.matching("speed", recorded.key_of(choice.pair, choice.scribe, "", settings, prompts=list(prompts)))
     if pressed:
         measured.add(repr(run))
-    elif repr(run) not in measured:
+    elif repr(run) not in measured and recording is None:
         st.info(TEXT("measure_again" if measured else "press_measure"))
         return
-    try:
-        with st.spinner(TEXT("measuring", n=len(prompts), tokens=settings.max_new_tokens)), long_work():
-            result = cached_bench(*run)
-    except RUN_ERRORS as error:
-        st.error(COMMON("cannot_run", error=explain(error)))
-        return
+    if repr(run) in measured:
+        try:
+            with st.spinner(TEXT("measuring", n=len(prompts), tokens=settings.max_new_tokens)), long_work():
+                result = cached_bench(*run)
+        except RUN_ERRORS as error:
+            st.error(COMMON("cannot_run", error=explain(error)))
+            return
+    else:
+        result = recording.result
+        st.info(COMMON("recorded", when=recording.recorded_at.replace("T", " "), machine=recording.machine, command=recording.command))
     sampling = settings.sampling
     runs = TEXT.plain("runs_one") if REPEATS == 1 else TEXT.plain("runs_many", n=REPEATS)
     st.caption(TEXT("measured_on", n=len(prompts), tokens=settings.max_new_tokens, runs=runs, device=result["device"],

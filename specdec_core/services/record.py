@@ -1,0 +1,46 @@
+"""Making the recordings a class sees at once: the proof page's and the speed lab's runs of a pair's
+default settings, with the very code the pages run (`python -m specdec_core record --pair NAME`)."""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from specdec_core.decoding.proof_run import ProofRun, draw_batch, exact_pair, run_as_dict, streams
+from specdec_core.pairs.pair import ModelPair
+from specdec_core.services import recorded
+from specdec_core.services.bench import run_bench
+from specdec_core.settings import DecodeSettings
+
+SIDEBAR_DEFAULTS = DecodeSettings(k=4, seed=0, max_new_tokens=48)  # the sidebar's defaults (ui/shared/sidebar.py)
+
+
+def default_settings(pair: ModelPair) -> DecodeSettings:
+    return replace(SIDEBAR_DEFAULTS, max_new_tokens=128 if pair.use_chat_template else 48)
+
+
+def record_proof(pair: ModelPair) -> Path:
+    settings = replace(default_settings(pair), rule="exact")
+    prompt = pair.example_prompts[0]
+    ids = pair.encode_prompt(prompt, 2)
+    run = ProofRun(recorded.PROOF_SAMPLES)
+    speculative, plain = streams(pair, pair.default_draft, ids, settings)
+    exact = exact_pair(pair.target, ids, settings.sampling, run.total)
+    while run.done < run.total:
+        draw_batch(run, speculative, plain, exact)
+    run.finished = True
+    key = recorded.key_of(pair.name, pair.default_draft, prompt, settings, samples=run.total)
+    command = f"python -m specdec_core record --pair {pair.name}"
+    path = recorded.path_of("proof", pair.name)
+    recorded.save(recorded.stamp("proof", key, run_as_dict(run), command), path)
+    return path
+
+
+def record_speed(pair: ModelPair) -> Path:
+    settings = recorded.lab_settings(default_settings(pair))
+    prompts = list(pair.example_prompts[: recorded.LAB_PROMPTS])
+    result = run_bench(pair, pair.default_draft, settings, prompts, repeats=recorded.LAB_REPEATS)
+    key = recorded.key_of(pair.name, pair.default_draft, "", settings, prompts=prompts)
+    command = f"python -m specdec_core record --pair {pair.name}"
+    path = recorded.path_of("speed", pair.name)
+    recorded.save(recorded.stamp("speed", key, result, command), path)
+    return path
