@@ -108,3 +108,11 @@ def test_replaying_an_archived_run_sets_the_sidebar_to_its_settings(tmp_path, mo
     choice = app.session_state["choice"]
     assert (choice.pair, choice.scribe, choice.prompt) == ("tiny", "lm", "秋水")
     assert (choice.settings.k, choice.settings.seed, choice.settings.sampling.temperature) == (2, 9, 0.5)
+
+
+def test_a_judged_round_can_be_worked_by_hand():
+    app = open_tiny()
+    labels = lambda: [e.label for e in app.expander]  # noqa: E731
+    assert "This round, worked by hand" not in labels()  # not before the master has looked
+    buttons(app)["To the end ⏭"].click().run()
+    assert "This round, worked by hand" in labels()

@@ -10,6 +10,7 @@ import json
 import streamlit as st
 
 from specdec_core.algorithm.trace import Round, Trace
+from ui.scriptorium import worked
 from ui.scriptorium.moments import Moment, moments, positions, progress_at
 from ui.scriptorium.plots import cache_figure, candidate_figure
 from ui.scriptorium.sheet import display_piece, sheet_html
@@ -53,11 +54,22 @@ def _stepper(trace: Trace, presenter: bool) -> None:
         st.info(_story(r, moment))
     if moment.stage == "verdict" or r.drafted:
         _position_details(r, moment)
+    if moment.stage == "verdict":  # the numbers of a judged round, worked as the rule reads them
+        _worked_round(r)
     with st.expander(TEXT("caches")):
         st.plotly_chart(cache_figure(r, _labels("master", "scribe", "before", "after", "rolled", "kept", "dropped") | {"axis": TEXT("cache_axis")}))
         st.caption(TEXT("cache_note"))
     with st.expander(TEXT("full_text")):
         st.markdown(markdown_literal(whole_text(trace)))
+
+
+def _worked_round(r: Round) -> None:
+    with st.expander(TEXT("worked")):
+        st.caption(TEXT("worked_intro"))
+        if r.drafted:
+            st.dataframe(worked.draft_rows(r), hide_index=True)
+        st.write(worked.new_token_words(r))
+        st.dataframe(worked.new_token_rows(r), hide_index=True)
 
 
 def whole_text(trace: Trace) -> str:

@@ -62,6 +62,25 @@ TEXT = Texts(
             "zh": "墨卿還沒看這一行，新字要等他校閱後才寫得出來。",
             "en": "The master has not looked at the line yet; the new token is written only after his glance.",
         },
+        "worked": {"zh": "這一輪，一步一步算", "en": "This round, worked by hand"},
+        "worked_intro": {
+            "zh": "墨卿對每個草稿字抽一個均勻亂數 u：u 小於 min(1, p/q) 就蓋印，否則朱筆落下，這一行到此為止。表中每個數字都是這次真實抄寫記下的。",
+            "en": "For each drafted token the master draws a uniform u: if u is below min(1, p/q) he seals it, otherwise "
+            "the red brush falls and the line ends there. Every number below was recorded by this very run.",
+        },
+        "w_position": {"zh": "位置", "en": "Position"},
+        "w_token": {"zh": "字", "en": "Token"},
+        "w_verdict": {"zh": "判決", "en": "Verdict"},
+        "w_sealed": {"zh": "u < min(1, p/q)：蓋印", "en": "u < min(1, p/q): sealed"},
+        "w_struck": {"zh": "u ≥ min(1, p/q)：朱筆", "en": "u ≥ min(1, p/q): struck"},
+        "w_from_residual": {
+            "zh": "第 {at} 字被退回，新字從殘差 r(x) = max(0, p − q) ÷ 總和 抽出（◀ 是抽中的字）：",
+            "en": "Token {at} was struck, so the new token is drawn from the residual r(x) = max(0, p − q) / its sum (◀ marks the one drawn):",
+        },
+        "w_from_p": {
+            "zh": "整行都蓋了印（或沒有草稿），新字直接從 p 抽出（◀ 是抽中的字）：",
+            "en": "The whole line was sealed (or nothing was drafted), so the new token is drawn from p itself (◀ marks the one drawn):",
+        },
         "position": {"zh": "看一個位置", "en": "Look at one position"},
         "new_slot": {"zh": "新字", "en": "new"},
         "p": {"zh": "墨卿 p", "en": "master p"},
