@@ -100,3 +100,10 @@ def test_the_sweep_draws_every_cell_and_goes_stale_when_the_sidebar_changes():
     assert any(c.value.startswith(words("sweep_best").split(":")[0]) for c in app.caption)
     change_sidebar(app, noise=0.5)  # a shakier hand is a different scribe, so a different sweep
     assert words("sweep_stale") in [i.value for i in app.info]
+
+
+def test_the_teaching_notes_use_this_measurements_numbers():
+    app = measured(open_page("speed_lab", "en", k="3", **SMALL))
+    notes = " ".join(m.value for m in app.markdown if m.value.startswith("- "))
+    verify = next(m.value for m in app.metric if m.label == words("m_verify"))
+    assert "glance over 4 positions" in notes and f"cost {verify} one-token forwards" in notes

@@ -14,6 +14,7 @@ from ui.scriptorium.sheet import chart_piece
 from ui.shared.i18n import language
 from ui.shared.persist import remembered
 from ui.shared.texts import TEXT as COMMON
+from ui.shared.theme import chart
 
 
 def rule_in_symbols() -> None:
@@ -62,7 +63,7 @@ def p_against_q(position: Position, dists: Distributions, shown: Shown) -> None:
     right.metric(TEXT("reject"), f"{1 - dists.alpha:.3f}")
     st.subheader(TEXT("overlap_head"))
     words = {"p": TEXT("legend_p"), "q": TEXT("legend_q"), "overlap": TEXT("legend_overlap"), "axis": TEXT("axis_prob")}
-    st.plotly_chart(plots.overlap_figure(shown.labels, shown(dists.p), shown(dists.q), words))
+    chart(st, plots.overlap_figure(shown.labels, shown(dists.p), shown(dists.q), words))
     if shown.pooled:
         st.caption(TEXT("others_mass", n=position.vocab_size - len(shown.ids), p=shown.rest(dists.p),
                         q=shown.rest(dists.q), overlap=shown.rest(dists.sealed)))
@@ -71,13 +72,13 @@ def p_against_q(position: Position, dists: Distributions, shown: Shown) -> None:
         st.subheader(TEXT("residual_head"))
         st.caption(TEXT("residual_text"))
         words = {"excess": TEXT("legend_excess"), "r": TEXT("legend_r"), "axis": TEXT("axis_prob")}
-        st.plotly_chart(plots.residual_figure(shown.labels, shown(dists.corrected), shown(dists.residual), words))
+        chart(st, plots.residual_figure(shown.labels, shown(dists.corrected), shown(dists.residual), words))
     with right:
         st.subheader(TEXT("paths_head"))
         st.caption(TEXT("paths_text"))
         words = {"sealed": TEXT("legend_sealed"), "corrected": TEXT("legend_corrected"), "p": TEXT("legend_p"),
                  "axis": TEXT("axis_prob")}
-        st.plotly_chart(plots.paths_figure(shown.labels, shown(dists.sealed), shown(dists.corrected), shown(dists.p), words))
+        chart(st, plots.paths_figure(shown.labels, shown(dists.sealed), shown(dists.corrected), shown(dists.p), words))
     _numbers(position, dists, shown)
 
 
@@ -112,12 +113,12 @@ def rule_run_many_times(position: Position, dists: Distributions, shown: Shown, 
         st.caption(TEXT("convergence_text"))
         words = {"rule": TEXT.plain("legend_rule", rule=rule_name), "alone": TEXT("legend_alone"),
                  "x": TEXT("axis_draws"), "y": TEXT("axis_tv")}
-        st.plotly_chart(plots.convergence_figure(ns, tv_rule, tv_alone, words))
+        chart(st, plots.convergence_figure(ns, tv_rule, tv_alone, words))
     with right:
         st.subheader(TEXT("histogram_head", n=n))
         written = core.frequencies(draws.written, position.vocab_size)
         words = {"written": TEXT("legend_written"), "p": TEXT("legend_p"), "q": TEXT("legend_q"), "axis": TEXT("axis_prob")}
-        st.plotly_chart(plots.histogram_figure(shown.labels, shown(written), shown(dists.p), shown(dists.q), words))
+        chart(st, plots.histogram_figure(shown.labels, shown(written), shown(dists.p), shown(dists.q), words))
 
 
 def _rule_and_draws(position: Position, toy: bool) -> tuple[str, int, str]:

@@ -7,6 +7,7 @@ from specdec_core.algorithm.stats import MIN_EXPECTED
 from specdec_core.decoding.proof_run import Exact, ProofRun, fit
 from ui.proof.plots import histogram_figure, top_cells, tv_history_figure
 from ui.proof.texts import TEXT
+from ui.shared.theme import chart
 
 WHO = ("speculative", "plain")
 
@@ -22,16 +23,16 @@ def show_results(run: ProofRun, exact: Exact, piece, final: bool) -> None:
     tag = f"{run.done}-{final}"  # each redraw is a new element
     left, right = st.columns(2)
     left.subheader(TEXT("first"))
-    left.plotly_chart(histogram_figure(top_cells(exact.first, samples, piece), names, TEXT("frequency")), key=f"first-{tag}")
+    chart(left, histogram_figure(top_cells(exact.first, samples, piece), names, TEXT("frequency")), key=f"first-{tag}")
     right.subheader(TEXT("joint"))
-    right.plotly_chart(histogram_figure(top_cells(exact.joint, samples, piece), names, TEXT("frequency")), key=f"joint-{tag}")
+    chart(right, histogram_figure(top_cells(exact.joint, samples, piece), names, TEXT("frequency")), key=f"joint-{tag}")
     if final:
         _verdicts(run, exact, names)
     st.subheader(TEXT("tv_history"))
     if len(run.history) < 2:
         st.caption(TEXT("tv_too_few"))
         return
-    st.plotly_chart(tv_history_figure(run.history, names, (TEXT("n"), TEXT("tv_axis"))), key=f"tv-{tag}")
+    chart(st, tv_history_figure(run.history, names, (TEXT("n"), TEXT("tv_axis"))), key=f"tv-{tag}")
     st.caption(TEXT("tv_cells", cells=int((exact.joint.probs * run.total >= MIN_EXPECTED).sum())))
 
 

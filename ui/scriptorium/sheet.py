@@ -40,7 +40,13 @@ STYLE = f"""
 
 
 def sheet_html(trace: Trace, moment: Moment, show_struck: bool = True) -> str:
-    cells = [_cell(piece, "prompt") for piece in prompt_tail(trace)]
+    cells = [_cell(piece, kind, current, new_seal) for piece, kind, current, new_seal in sheet_cells(trace, moment, show_struck)]
+    return STYLE + '<div class="sheet">' + "".join(cells) + "</div>"
+
+
+def sheet_cells(trace: Trace, moment: Moment, show_struck: bool = True) -> list[tuple[str, str, bool, bool]]:
+    """(piece, kind, in the current round, sealed at this very moment) for every cell up to the moment."""
+    cells = [(piece, "prompt", False, False) for piece in prompt_tail(trace)]
     written = 0
     for i, r in enumerate(trace.rounds[: moment.round + 1]):
         now = i == moment.round
@@ -50,10 +56,9 @@ def sheet_html(trace: Trace, moment: Moment, show_struck: bool = True) -> str:
                 break
             if kind in ("struck", "discarded") and not (show_struck or now):
                 continue
-            new_seal = now and moment.stage == "seal" and j == moment.sealed - 1
-            cells.append(_cell(piece, kind, current=now, new_seal=new_seal))
+            cells.append((piece, kind, now, now and moment.stage == "seal" and j == moment.sealed - 1))
             written += kind in ("sealed", "corrected", "bonus", "plain")
-    return STYLE + '<div class="sheet">' + "".join(cells) + "</div>"
+    return cells
 
 
 def prompt_tail(trace: Trace) -> list[str]:

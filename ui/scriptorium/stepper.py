@@ -11,11 +11,13 @@ import streamlit as st
 
 from specdec_core.algorithm.trace import Round, Trace
 from ui.scriptorium import worked
+from ui.scriptorium.handout import sheet_svg
 from ui.scriptorium.moments import Moment, moments, positions, progress_at
 from ui.scriptorium.plots import cache_figure, candidate_figure
 from ui.scriptorium.sheet import display_piece, sheet_html
 from ui.scriptorium.texts import TEXT
 from ui.shared.i18n import markdown_literal
+from ui.shared.theme import chart
 
 PLAY_SECONDS = 0.8
 
@@ -57,8 +59,10 @@ def _stepper(trace: Trace, presenter: bool) -> None:
     if moment.stage == "verdict":  # the numbers of a judged round, worked as the rule reads them
         _worked_round(r)
     with st.expander(TEXT("caches")):
-        st.plotly_chart(cache_figure(r, _labels("master", "scribe", "before", "after", "rolled", "kept", "dropped") | {"axis": TEXT("cache_axis")}))
+        chart(st, cache_figure(r, _labels("master", "scribe", "before", "after", "rolled", "kept", "dropped") | {"axis": TEXT("cache_axis")}))
         st.caption(TEXT("cache_note"))
+    st.download_button(TEXT("handout"), sheet_svg(trace, moment), file_name=f"sheet-step-{st.session_state['moment']}.svg",
+                       mime="image/svg+xml", key="sheet_svg", help=TEXT("handout_help"))
     with st.expander(TEXT("full_text")):
         st.markdown(markdown_literal(whole_text(trace)))
 
@@ -150,13 +154,13 @@ def _position_details(r: Round, moment: Moment) -> None:
     labels = _labels("p", "q", "min", "r") | {"axis": TEXT("axis")}
     if at < len(r.drafted):
         step = r.drafted[at]
-        st.plotly_chart(candidate_figure(step.candidates, step.token, labels, residual=False))
+        chart(st, candidate_figure(step.candidates, step.token, labels, residual=False))
         revealed = moment.stage == "verdict" or at < moment.sealed  # no spoilers ahead of the seals
         _decision(step, checked=at <= r.n_accepted, revealed=revealed)
     elif moment.stage != "verdict":  # the master has not looked yet: his character stays unseen
         st.caption(TEXT("new_not_yet"))
     else:
-        st.plotly_chart(candidate_figure(r.next_dist_top, r.next_token, labels, residual=r.next_kind == "corrected"))
+        chart(st, candidate_figure(r.next_dist_top, r.next_token, labels, residual=r.next_kind == "corrected"))
         st.caption(TEXT("from_residual" if r.next_kind == "corrected" else "from_p"))
 
 

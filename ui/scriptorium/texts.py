@@ -62,6 +62,11 @@ TEXT = Texts(
             "zh": "墨卿還沒看這一行，新字要等他校閱後才寫得出來。",
             "en": "The master has not looked at the line yet; the new token is written only after his glance.",
         },
+        "handout": {"zh": "下載這張稿紙（SVG）", "en": "Download this sheet (SVG)"},
+        "handout_help": {
+            "zh": "講義用：這一步的稿紙，印在任何大小都清楚。每張圖表右上角的相機按鈕也能存成 SVG。",
+            "en": "For handouts: the sheet at this step, sharp at any size. Every chart's camera button saves an SVG too.",
+        },
         "worked": {"zh": "這一輪，一步一步算", "en": "This round, worked by hand"},
         "worked_intro": {
             "zh": "墨卿對每個草稿字抽一個均勻亂數 u：u 小於 min(1, p/q) 就蓋印，否則朱筆落下，這一行到此為止。表中每個數字都是這次真實抄寫記下的。",

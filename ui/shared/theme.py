@@ -28,6 +28,15 @@ def apply_look(large: bool, presenter: bool = False) -> None:
         st.html(_PRESENTER)
 
 
+# Every chart's camera button saves an SVG, which prints sharply on a handout at any size.
+HANDOUT = {"toImageButtonOptions": {"format": "svg", "filename": "scriptorium-chart"}, "displaylogo": False}
+
+
+def chart(where, figure, **kwargs) -> None:
+    """Draw a figure in `where` (st, a column, a container) with the handout export."""
+    where.plotly_chart(figure, config=HANDOUT, **kwargs)
+
+
 def on_paper(figure):
     """A plotly figure in the house look: paper background, serif CJK type, legend on top."""
     figure.update_layout(paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor=PAPER, margin=dict(l=10, r=10, t=30, b=10),

@@ -9,6 +9,7 @@ from specdec_core.settings import SettingsError
 from ui.shared.errors import explain
 from ui.shared.run_slots import long_work
 from ui.shared.texts import TEXT as COMMON
+from ui.shared.theme import chart
 from ui.speed_lab.plots import breakdown_figure, speedup_figure, sweep_best, sweep_heatmap, theory_best, verdict
 from ui.speed_lab.runs import REPEATS, cached_bench, measure_settings, sweep_cells
 from ui.speed_lab.texts import TEXT
@@ -52,12 +53,13 @@ def show_measurement(choice, prompts: tuple[str, ...], pressed: bool) -> None:
     best, best_speedup = theory_best(result["alpha"], result["c"], result["verify_cost"])
     left, right = st.columns([3, 2])
     with left:
-        st.plotly_chart(speedup_figure(result, earlier, curve_labels(best)), key="speed_curve")
+        chart(st, speedup_figure(result, earlier, curve_labels(best)), key="speed_curve")
         st.caption(TEXT("curve_caption", k=settings.k, best=best, best_speedup=best_speedup))
     with right:
-        st.plotly_chart(breakdown_figure(result["time_split"], split_labels()), key="time_split")
+        chart(st, breakdown_figure(result["time_split"], split_labels()), key="time_split")
         st.caption(TEXT("split_caption", tokens=settings.max_new_tokens))
     show_verdict(result)
+    teaching_notes(result, settings)
 
 
 def show_metrics(result: dict) -> None:
@@ -75,6 +77,15 @@ def show_metrics(result: dict) -> None:
     for row in (cards[:4], cards[4:]):
         for column, (label, value, help_key) in zip(st.columns(4), row):
             column.metric(TEXT(label), value, help=TEXT(help_key) if help_key else None)
+
+
+def teaching_notes(result: dict, settings) -> None:
+    """What a lecturer says next, with this measurement's own numbers."""
+    with st.expander(TEXT("notes")):
+        st.markdown(TEXT("note_greedy"))
+        st.markdown(TEXT("note_verify", rows=settings.k + 1, v=result["verify_cost"], device=result["device"]))
+        st.markdown(TEXT("note_cost", c=result["c"], alpha=result["alpha"], predicted=result["predicted_speedup"],
+                         measured=result["speedup_vs_plain"]))
 
 
 def show_verdict(result: dict) -> None:
@@ -125,6 +136,6 @@ def show_sweep(choice, prompts: tuple[str, ...]) -> None:
     progress.progress(1.0, text=TEXT("sweep_done", n=len(cells)))
     ks, temperatures = sorted({k for k, _, _ in cells}), sorted({t for _, t, _ in cells})
     labels = {"title": TEXT("sweep_title"), "k": TEXT("axis_k"), "temperature": TEXT("sweep_temperature"), "speedup": TEXT("sweep_speedup")}
-    st.plotly_chart(sweep_heatmap(measured, ks, temperatures, labels), key="sweep_heatmap")
+    chart(st, sweep_heatmap(measured, ks, temperatures, labels), key="sweep_heatmap")
     k, t, s = sweep_best(measured)
     st.caption(TEXT("sweep_best", k=k, t=t, s=s))

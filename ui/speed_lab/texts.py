@@ -31,6 +31,26 @@ TEXT = Texts(
             "zh": "量側欄現在的設定。量過的設定會記住：側欄改回來時立刻顯示，不再重跑。",
             "en": "Measures the sidebar's settings as they are now. Settings measured before are remembered: moving the sidebar back shows them at once.",
         },
+        "notes": {"zh": "講課筆記（用這次量到的數字）", "en": "Teaching notes (with this measurement's numbers)"},
+        "note_greedy": {
+            "zh": "- 溫度 0 時，師徒合寫出的字與墨卿自己貪婪解碼一字不差（每位抄寫員、各種 k 都測過）：一鍵情境「貪婪」就是這個。",
+            "en": "- At temperature 0 the text equals the master's own greedy decoding, token for token (tested for every "
+            "scribe and several k): the “Greedy” scenario shows it.",
+        },
+        "note_verify": {
+            "zh": "- 這台機器上，墨卿一眼校 {rows} 個位置，花了 {v:.2f} 次單字前向的時間（裝置 {device}）。在 GPU 上大約是 1："
+            "解碼時每次前向都要把全部權重讀一遍，受記憶體頻寬限制，多看幾個位置幾乎不加成本，這就是寓言裡「一眼校一行」。"
+            "CPU 上算術隨列數增加，所以比 1 多。",
+            "en": "- On this machine the master's glance over {rows} positions cost {v:.2f} one-token forwards (device {device}). "
+            "On a GPU it is about 1: every decoding forward reads all the weights, so it is bound by memory bandwidth and a "
+            "few more positions cost almost nothing, the parable's “one glance checks a line”. On a CPU the arithmetic "
+            "grows with the rows, so it costs more.",
+        },
+        "note_cost": {
+            "zh": "- 阿速每寫一字花墨卿一次前向的 c = {c:.3f}；接受率 α = {alpha:.2f}。理論預測快 {predicted:.2f} 倍，實測 {measured:.2f} 倍。",
+            "en": "- Each drafted token cost c = {c:.3f} of a master forward; acceptance α = {alpha:.2f}. Theory predicts "
+            "{predicted:.2f}×, measured {measured:.2f}×.",
+        },
         "measure_again": {
             "zh": "側欄的設定改了，這組還沒量過：按「實測一次」再量。",
             "en": "The sidebar's settings changed and these have not been measured: press Measure to measure them.",
