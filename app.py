@@ -5,14 +5,24 @@ navigation and serves a deep link such as /proof from it before this frame has r
 """
 import streamlit as st
 
-from ui.shared.pages import PAGE_TITLES, page_title
-from ui.shared.run_slots import page_slot
-from ui.shared.sidebar import leave_presenter_button, shared_sidebar
-from ui.shared.theme import apply_look
-
 st.set_page_config(page_title="御筆樓 Scriptorium", page_icon="🖌️", layout="wide")
+# A session's first run imports torch and seats the models: say so at once, not after a blank page.
+OPENING = {
+    "zh": "御筆樓開門中：第一次進來要請墨卿與阿速入座（載入模型），請稍候十幾秒…",
+    "en": "The scriptorium is opening: a first visit seats the master and the scribe (loads the models), ten seconds or so…",
+}
+opening = st.empty()
+if "url_adopted" not in st.session_state:
+    opening.info(OPENING["en" if st.query_params.get("language") == "en" else "zh"])
+
+from ui.shared.pages import PAGE_TITLES, page_title  # noqa: E402  (after the word above: these load torch)
+from ui.shared.run_slots import page_slot  # noqa: E402
+from ui.shared.sidebar import leave_presenter_button, shared_sidebar  # noqa: E402
+from ui.shared.theme import apply_look  # noqa: E402
+
 with page_slot():
     shared_sidebar()
+    opening.empty()
     presenter = st.session_state.get("presenter", False)
     apply_look(large=st.session_state.get("large", False), presenter=presenter)
     if presenter:
