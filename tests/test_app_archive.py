@@ -146,3 +146,11 @@ def test_check_by_replay_vouches_for_a_genuine_run_and_catches_an_edited_seed(st
     app.button(key="archive_check").click().run()
     assert not app.exception
     assert any("did not write this run" in e.value for e in app.error), [e.value for e in app.error]
+
+
+def test_the_table_has_short_headers_so_every_column_fits(store):
+    """#27: the table's last column was cut off beside the sidebar at 1400 px."""
+    app_run(seed=19)
+    app = open_page("archive", "en", pair="tiny")
+    headers = list(app.dataframe[0].value.columns)
+    assert headers[-1] == "Source" and max(len(h) for h in headers) <= 12, headers

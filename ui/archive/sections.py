@@ -36,7 +36,7 @@ def table(rows: list[RunRow]) -> dict[str, list]:
     """Columns named in the reader's language, straight from the stored rows."""
     return {
         TEXT("col_id"): [r.id for r in rows],
-        TEXT("col_created"): [r.created_at.strftime("%Y-%m-%d %H:%M") for r in rows],
+        TEXT("col_created"): [r.created_at.strftime("%m-%d %H:%M") for r in rows],
         TEXT("pair"): [r.pair for r in rows],
         TEXT("scribe"): [scribe_name(r) for r in rows],
         "k": [r.k for r in rows],
@@ -48,6 +48,15 @@ def table(rows: list[RunRow]) -> dict[str, list]:
         TEXT("col_per_forward"): [r.tokens_per_target_forward for r in rows],
         TEXT("col_source"): [TEXT(f"source_{r.source}") for r in rows],
     }
+
+
+def table_columns() -> dict:
+    """Narrow columns and short headers (help on hover), so every column fits beside the sidebar."""
+    numbers = {c: st.column_config.NumberColumn(TEXT.plain(c), format="%.2f", help=TEXT.plain(f"{c}_help"), width="small")
+               for c in ("col_alpha", "col_per_forward")}
+    narrow = {c: st.column_config.Column(TEXT.plain(c), width="small")
+              for c in ("col_id", "col_temperature", "col_seed", "col_tokens", "col_created", "col_source")}
+    return {TEXT.plain(c): config for c, config in (numbers | narrow).items()} | {"k": st.column_config.Column("k", width="small")}
 
 
 def pick_row(ids: list[int]) -> None:
@@ -165,7 +174,7 @@ def runs_section(store: Archive, choices: dict[str, list], total: int) -> None:
         on_select=lambda: pick_row(ids),
         selection_mode="single-row",
         key="runs_table",
-        column_config={TEXT(c): st.column_config.NumberColumn(format="%.2f") for c in ("col_alpha", "col_per_forward")},
+        column_config=table_columns(),
     )
     if st.session_state.get(TO_OPEN) in ids:
         st.session_state[CHOSEN] = st.session_state.pop(TO_OPEN)

@@ -25,7 +25,7 @@ TEXT = Texts(
             "use the pair chosen above.",
         },
         "using_other": {"zh": "使用其他模型組：{pair}", "en": "Using another pair: {pair}"},
-        "scribe": {"zh": "抄寫員阿速（草稿品質）", "en": "Draft A-Su (draft quality)"},
+        "scribe": {"zh": "抄寫員阿速（草稿品質）", "en": "Scribe A-Su (draft quality)"},
         "scribe_help": {
             "zh": "由左到右，抄寫員的筆跡越來越像墨卿（依實測接受率 α 排列）。",
             "en": "Left to right, the scribe's hand resembles the master's more (ordered by measured acceptance α).",

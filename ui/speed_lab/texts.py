@@ -124,7 +124,7 @@ TEXT = Texts(
         "split_ms": {"zh": "毫秒／字", "en": "ms per character"},
         "split_speculative": {"zh": "阿速協寫", "en": "With the scribe"},
         "split_plain": {"zh": "墨卿獨寫", "en": "Master alone"},
-        "split_draft": {"zh": "阿速打草稿", "en": "Draft drafts"},
+        "split_draft": {"zh": "阿速打草稿", "en": "Scribe drafts"},
         "split_verify": {"zh": "墨卿看（驗證或寫）", "en": "Master's passes (verify or write)"},
         "split_other": {"zh": "其他一切", "en": "Everything else"},
         "split_caption": {
