@@ -3,6 +3,7 @@
 Timings decide nothing here (a shared, noisy machine): the tests check what is shown, not how fast.
 """
 import json
+import re
 
 import pytest
 from app_pages import open_page, set_setting
@@ -96,7 +97,7 @@ def test_the_sweep_draws_every_cell_and_goes_stale_when_the_sidebar_changes():
     assert not app.exception
     heat = chart(app, "sweep_heatmap")["data"][0]
     assert len(heat["z"]) == 3 and all(len(row) == 5 for row in heat["z"])
-    assert all(text.endswith("×") for row in heat["text"] for text in row)
+    assert all(re.fullmatch(r"\d+\.\d\d×<br>\d+\.\d\d–\d+\.\d\d", text) for row in heat["text"] for text in row)  # and its interval
     assert any(c.value.startswith(words("sweep_best").split(":")[0]) for c in app.caption)
     change_sidebar(app, noise=0.5)  # a shakier hand is a different scribe, so a different sweep
     assert words("sweep_stale") in [i.value for i in app.info]

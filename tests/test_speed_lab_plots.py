@@ -6,12 +6,13 @@ import pytest
 
 from specdec_core.algorithm.theory import best_k, expected_tokens_per_round, speedup
 from specdec_core.decoding.generate import plain_generate, speculative_generate
-from specdec_core.services.bench import time_split
+from specdec_core.services.bench import speedup_interval, time_split
 from specdec_core.settings import DecodeSettings
 from ui.speed_lab.plots import (
     K_MAX,
     best_label_position,
     breakdown_figure,
+    clearly_best,
     speedup_figure,
     sweep_best,
     sweep_grid,
@@ -145,3 +146,29 @@ def test_every_sentence_exists_in_both_languages_and_fills_in():
 
 def test_figures_serialise_for_the_browser():
     json.loads(speedup_figure(bench_result(), {}, CURVE_LABELS).to_json())
+
+
+def test_each_sweep_cell_says_how_sure_it_is():
+    """#27: neighbouring cells read 0.65x / 2.20x / 0.73x and 2.20x was announced as the fastest."""
+    cells = {(k, 1.0): {"speedup_vs_plain": s, "alpha": 0.5, "speedup_interval": i}
+             for k, s, i in ((1, 0.65, [0.4, 0.9]), (2, 2.20, [0.7, 3.1]), (4, 0.73, [0.5, 1.0]))}
+    figure = sweep_heatmap(cells, [1, 2, 4], [1.0], {key: key for key in ("title", "k", "temperature", "speedup")})
+    assert figure.data[0].text[0][1] == "2.20×<br>0.70–3.10"
+    assert not clearly_best(cells)
+    cells[(2, 1.0)]["speedup_interval"] = [1.9, 2.5]
+    assert clearly_best(cells)
+
+
+def test_the_bench_interval_holds_the_measured_speedup_and_widens_with_few_units():
+    plain, spec = [2.0, 2.2, 1.8, 2.1], [1.0, 1.2, 0.9, 1.1]
+    low, high = speedup_interval(plain, spec)
+    assert low <= sum(plain) / sum(spec) <= high
+    few_low, few_high = speedup_interval(plain[:2], [1.0, 1.6])
+    assert few_high - few_low > high - low
+
+
+def test_labels_stay_inside_the_plot_at_either_end_of_k():
+    assert best_label_position(1.4, 1.0, k_best=1).endswith("right")
+    assert best_label_position(1.4, 1.0, k_best=12).endswith("left")
+    figure = speedup_figure(bench_result(), {}, CURVE_LABELS)
+    assert "plain" in [trace.name for trace in figure.data] and not figure.layout.annotations

@@ -9,6 +9,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import torch
 from transformers.utils import logging as hf_logging
 
@@ -35,14 +36,16 @@ def run_bench(pair: ModelPair, draft_name: str | None, settings: DecodeSettings,
         methods["hf_assisted"] = lambda ids, seed: _hf_assisted(pair, hf_draft, ids, settings, seed)
     for run in methods.values():  # warm-up: first calls pay for allocation and kernel selection
         run(encoded[0], 0)
-    results = {name: {"tokens": 0, "wall_s": 0.0, "traces": []} for name in methods}
+    results = {name: {"tokens": 0, "wall_s": 0.0, "traces": [], "units": []} for name in methods}
     for rep in range(repeats):
         for i, ids in enumerate(encoded):
             order = list(methods)[(rep + i) % len(methods) :] + list(methods)[: (rep + i) % len(methods)]
             for name in order:
                 started = time.perf_counter()
                 outcome = methods[name](ids, settings.seed + rep)
-                results[name]["wall_s"] += time.perf_counter() - started
+                elapsed = time.perf_counter() - started
+                results[name]["wall_s"] += elapsed
+                results[name]["units"].append(elapsed)  # one prompt, one repeat: the unit the interval resamples
                 results[name]["tokens"] += settings.max_new_tokens
                 if isinstance(outcome, Trace):
                     results[name]["traces"].append(outcome)
@@ -94,6 +97,7 @@ def _report(pair, draft_name, settings, results) -> dict:
         "device": str(pair.target.device),
         "tokens_per_s": tps,
         "speedup_vs_plain": tps["speculative"] / tps["plain"],
+        "speedup_interval": speedup_interval(results["plain"]["units"], results["speculative"]["units"]),
         "ratio_vs_hf": tps["speculative"] / tps["hf_assisted"] if "hf_assisted" in tps else None,
         "alpha": alpha,
         "c": c,
@@ -104,6 +108,17 @@ def _report(pair, draft_name, settings, results) -> dict:
         "plain_forward_ms": plain_forward * 1000,
         "time_split": {"speculative": time_split(spec), "plain": time_split(plain)},
     }
+
+
+def speedup_interval(plain_s: list[float], speculative_s: list[float], level: float = 0.9, resamples: int = 2000,
+                     seed: int = 0) -> list[float]:
+    """A bootstrap interval of the speedup (total plain time over total speculative time), resampling
+    the paired units (a prompt at a repeat): how sure a measurement of so few units can be."""
+    plain, spec = np.asarray(plain_s), np.asarray(speculative_s)
+    rows = np.random.default_rng(seed).integers(0, len(plain), size=(resamples, len(plain)))
+    ratios = plain[rows].sum(axis=1) / spec[rows].sum(axis=1)
+    low, high = np.quantile(ratios, [(1 - level) / 2, (1 + level) / 2])
+    return [float(low), float(high)]
 
 
 def time_split(traces: list[Trace]) -> dict[str, float]:

@@ -46,7 +46,8 @@ def speedup_figure(result: dict, earlier: dict[int, float], labels: dict[str, st
     paper = theory_curve(alpha, c, 1.0)
     k_best, s_best = theory_best(alpha, c, cost)
     fig = go.Figure()
-    fig.add_hline(y=1.0, line=dict(color=LIGHT_INK, dash="dot"), annotation_text=labels["plain"], annotation_position="bottom right")
+    # the master alone as a legend entry, not a label on the plot, where the curve would run over it
+    fig.add_scatter(x=[0.5, K_MAX + 0.5], y=[1.0, 1.0], name=labels["plain"], mode="lines", line=dict(color=LIGHT_INK, dash="dot"))
     fig.add_scatter(x=list(paper), y=list(paper.values()), name=labels["paper"], mode="lines", line=dict(color=LIGHT_INK, dash="dash"))
     fig.add_scatter(x=list(curve), y=list(curve.values()), name=labels["theory"], mode="lines+markers", line=dict(color=INK, width=3))
     others = {k: s for k, s in earlier.items() if k != result["k"]}
@@ -61,7 +62,7 @@ def speedup_figure(result: dict, earlier: dict[int, float], labels: dict[str, st
     )
     fig.add_scatter(
         x=[k_best], y=[s_best], name=labels["best"], mode="markers+text", text=[labels["best"]],
-        textposition=best_label_position(s_best, result["speedup_vs_plain"]),
+        textposition=best_label_position(s_best, result["speedup_vs_plain"], k_best),
         marker=dict(color=INK, size=18, symbol="star"), showlegend=False,
     )
     fig.update_xaxes(title=labels["k"], dtick=1, range=[0.5, K_MAX + 0.5])
@@ -69,11 +70,13 @@ def speedup_figure(result: dict, earlier: dict[int, float], labels: dict[str, st
     return _paper_look(fig, labels["title"])
 
 
-def best_label_position(s_best: float, s_measured: float) -> str:
+def best_label_position(s_best: float, s_measured: float, k_best: int | None = None) -> str:
     """Where the theory's best-k label goes: below its star when the measured point stands higher
-    (above, the wide label would cover it at a neighbouring k), else above. Up or down, never
-    sideways, so a best k at either end of the axis keeps its label inside the plot."""
-    return "bottom center" if s_measured >= s_best else "top center"
+    (above, the wide label would cover it at a neighbouring k), else above; and leaning inwards at
+    either end of the axis, where a centred label was cut off ("heory's best k")."""
+    vertical = "bottom" if s_measured >= s_best else "top"
+    side = "right" if k_best is not None and k_best <= 2 else "left" if k_best is not None and k_best >= K_MAX - 1 else "center"
+    return f"{vertical} {side}"
 
 
 def breakdown_figure(split: dict[str, dict[str, float]], labels: dict[str, str]) -> go.Figure:
@@ -100,7 +103,7 @@ def breakdown_figure(split: dict[str, dict[str, float]], labels: dict[str, str])
 
 def sweep_grid(cells: dict[tuple[int, float], dict], ks: list[int], temperatures: list[float], key: str = "speedup_vs_plain") -> list[list[float | None]]:
     """Rows by temperature, columns by k: the chosen number of each measured cell (None if missing)."""
-    return [[cells[(k, t)][key] if (k, t) in cells else None for k in ks] for t in temperatures]
+    return [[cells[(k, t)].get(key) if (k, t) in cells else None for k in ks] for t in temperatures]
 
 
 def sweep_heatmap(cells: dict[tuple[int, float], dict], ks: list[int], temperatures: list[float], labels: dict[str, str]) -> go.Figure:
@@ -110,11 +113,12 @@ def sweep_heatmap(cells: dict[tuple[int, float], dict], ks: list[int], temperatu
     """
     speedups = sweep_grid(cells, ks, temperatures)
     alphas = sweep_grid(cells, ks, temperatures, "alpha")
-    text = [[f"{s:.2f}×" if s is not None else "" for s in row] for row in speedups]
+    intervals = sweep_grid(cells, ks, temperatures, "speedup_interval")
+    text = [[_cell_text(s, i) for s, i in zip(row, interval_row)] for row, interval_row in zip(speedups, intervals)]
     fig = go.Figure(
         go.Heatmap(
             z=speedups, x=[str(k) for k in ks], y=[f"{t:g}" for t in temperatures], customdata=alphas,
-            text=text, texttemplate="%{text}", textfont=dict(size=18),
+            text=text, texttemplate="%{text}", textfont=dict(size=16),
             colorscale=[[0.0, VERMILION], [0.5, PAPER], [1.0, SEALED_GREEN]], zmid=1.0,
             colorbar=dict(title=labels["speedup"]),
             hovertemplate=f"k = %{{x}}<br>{labels['temperature']} = %{{y}}<br>{labels['speedup']} = %{{z:.2f}}×<br>α = %{{customdata:.2f}}<extra></extra>",
@@ -125,10 +129,25 @@ def sweep_heatmap(cells: dict[tuple[int, float], dict], ks: list[int], temperatu
     return _paper_look(fig, labels["title"])
 
 
+def _cell_text(speedup_value: float | None, interval: list[float] | None) -> str:
+    """A cell's speedup and, beneath it, its 90% interval: how sure so few prompts can make it."""
+    if speedup_value is None:
+        return ""
+    return f"{speedup_value:.2f}×" + (f"<br>{interval[0]:.2f}–{interval[1]:.2f}" if interval else "")
+
+
 def sweep_best(cells: dict[tuple[int, float], dict]) -> tuple[int, float, float]:
     """(k, temperature, measured speedup) of the fastest measured cell."""
     (k, t), cell = max(cells.items(), key=lambda item: item[1]["speedup_vs_plain"])
     return k, t, cell["speedup_vs_plain"]
+
+
+def clearly_best(cells: dict[tuple[int, float], dict]) -> bool:
+    """Whether the fastest cell's interval lies above every other cell's: only then is it the fastest
+    for sure, not just the luckiest measurement."""
+    k, t, _ = sweep_best(cells)
+    low = cells[(k, t)].get("speedup_interval", [0.0, 0.0])[0]
+    return all(cell.get("speedup_interval", [0.0, float("inf")])[1] < low for key, cell in cells.items() if key != (k, t))
 
 
 def verdict(result: dict) -> tuple[bool, dict[str, float], list[str]]:

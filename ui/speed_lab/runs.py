@@ -15,7 +15,7 @@ from ui.shared.run_slots import run_slot
 # pair), so a recording stands for it exactly; the 15-cell sweep stays well under a minute. One repeat:
 # the bench interleaves the methods, which keeps the ratios fair on a shared machine.
 MEASURE_TOKENS, MEASURE_PROMPTS, REPEATS = LAB_TOKENS, LAB_PROMPTS, LAB_REPEATS
-SWEEP_TOKENS, SWEEP_PROMPTS = 16, 2
+SWEEP_TOKENS, SWEEP_PROMPTS = LAB_TOKENS, LAB_PROMPTS  # each cell a whole measurement: 2 prompts x 16 tokens read as noise
 SWEEP_KS = [1, 2, 4, 6, 8]
 SWEEP_TEMPERATURES = [0.0, 0.7, 1.0]
 

@@ -10,7 +10,15 @@ from ui.shared.errors import explain
 from ui.shared.run_slots import long_work
 from ui.shared.texts import TEXT as COMMON
 from ui.shared.theme import chart
-from ui.speed_lab.plots import breakdown_figure, speedup_figure, sweep_best, sweep_heatmap, theory_best, verdict
+from ui.speed_lab.plots import (
+    breakdown_figure,
+    clearly_best,
+    speedup_figure,
+    sweep_best,
+    sweep_heatmap,
+    theory_best,
+    verdict,
+)
 from ui.speed_lab.runs import REPEATS, cached_bench, measure_settings, sweep_cells
 from ui.speed_lab.texts import TEXT
 
@@ -138,4 +146,6 @@ def show_sweep(choice, prompts: tuple[str, ...]) -> None:
     labels = {"title": TEXT("sweep_title"), "k": TEXT("axis_k"), "temperature": TEXT("sweep_temperature"), "speedup": TEXT("sweep_speedup")}
     chart(st, sweep_heatmap(measured, ks, temperatures, labels), key="sweep_heatmap")
     k, t, s = sweep_best(measured)
-    st.caption(TEXT("sweep_best", k=k, t=t, s=s))
+    low, high = measured[(k, t)]["speedup_interval"]
+    st.caption(TEXT("sweep_best", k=k, t=t, s=s) + " " + TEXT("sweep_sure" if clearly_best(measured) else "sweep_unsure",
+                                                              low=low, high=high))

@@ -199,6 +199,12 @@ TEXT = Texts(
             "en": "Measuring k = {k}, temperature {t:g} (cell {i} of {n})…",
         },
         "sweep_done": {"zh": "{n} 格都量好了。", "en": "All {n} cells measured."},
+        "sweep_sure": {"zh": "（90% 區間 {low:.2f}–{high:.2f}，高過其他每一格：確實最快。）", "en": "(90% interval {low:.2f}–{high:.2f}, above every other cell's: fastest for sure.)"},
+        "sweep_unsure": {
+            "zh": "（90% 區間 {low:.2f}–{high:.2f}，和別格重疊：在這台機器的起伏之內，說不上最快。格中小字是每格的區間。）",
+            "en": "(90% interval {low:.2f}–{high:.2f}, overlapping other cells': within this machine's noise, not surely the fastest. "
+            "The small numbers in each cell are its interval.)",
+        },
         "sweep_stale": {
             "zh": "側欄的設定在掃描之後改過了；按上面的按鈕，用現在的設定再掃一次。",
             "en": "The sidebar changed since the sweep; press the button above to sweep with the current settings.",
