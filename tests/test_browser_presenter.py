@@ -17,13 +17,19 @@ STEP = "下一步 ▶"
 
 
 @pytest.fixture(scope="module")
-def tab(tmp_path_factory):
+def server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("presenter")
     with app_server(archive=folder / "archive.sqlite") as base, chromium() as browser:
-        page = browser.new_context(viewport=PROJECTOR).new_page()
-        open_page(page, base, "scriptorium", expect=STEP, presenter="true", large="true")
-        yield page
-        assert page.locator(EXCEPTION).count() == 0, page.locator(EXCEPTION).first.inner_text()
+        yield base, browser
+
+
+@pytest.fixture(scope="module")
+def tab(server):
+    base, browser = server
+    page = browser.new_context(viewport=PROJECTOR).new_page()
+    open_page(page, base, "scriptorium", expect=STEP, presenter="true", large="true")
+    yield page
+    assert page.locator(EXCEPTION).count() == 0, page.locator(EXCEPTION).first.inner_text()
 
 
 def on_screen(tab, locator) -> bool:
@@ -55,3 +61,13 @@ def test_the_arrow_keys_step(tab):
     story = tab.locator('[data-testid="stAlert"]').first.inner_text()
     assert press_and_wait(tab, "ArrowRight") != story
     assert press_and_wait(tab, "ArrowLeft") == story
+
+
+def test_large_type_alone_also_keeps_the_sheet_and_the_buttons_above_the_fold(server):
+    """#27: at 1280 x 720 with large type the sheet was below the fold even with the sidebar folded."""
+    base, browser = server
+    page = browser.new_context(viewport=PROJECTOR).new_page()
+    open_page(page, base, "scriptorium", expect=STEP, large="true")
+    assert on_screen(page, page.locator(".sheet").first)
+    assert on_screen(page, page.get_by_role("button", name=STEP))
+    assert page.locator('[data-testid="stSidebar"]').is_visible()  # the sidebar stays where it is

@@ -14,8 +14,10 @@ from ui.shared.texts import TEXT as COMMON
 
 choice, pair = current_choice()
 presenter = st.session_state.get("presenter", False)
-if not presenter:  # a projected class sees the story, the sheet and the buttons, not the page's preface
+projected = presenter or st.session_state.get("large", False)  # large type is for a projector too
+if not presenter:
     st.title(TEXT("title"))
+if not projected:  # a projected class sees the story, the sheet and the buttons, not the page's preface
     st.write(TEXT("intro"))
 trace = load_replay()  # a run from the archive, when the URL names one
 if trace is not None and adopt_run_settings(trace, st.query_params.get("run", "")):
@@ -36,4 +38,4 @@ else:
         st.stop()
     if not_archived:
         st.warning(COMMON("not_archived", error=not_archived))
-show_run(trace, presenter)
+show_run(trace, projected)
