@@ -127,3 +127,9 @@ def test_a_refused_prompt_is_explained_in_chinese_alone():
     assert not app.exception
     message = app.error[0].value
     assert "詞彙表裡沒有這些字" in message and not any(c.isascii() and c.isalpha() and c != "x" for c in message)
+
+
+def test_large_type_enlarges_chart_text_too():
+    """#27: with large type, chart text stayed at about 11 px."""
+    app = open_page("parable", "en", large="true")
+    assert any(".js-plotly-plot .main-svg text { font-size: 18px !important; }" in h.proto.body for h in app.get("html"))

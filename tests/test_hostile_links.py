@@ -106,3 +106,18 @@ def _watch(probe, monkeypatch):
 def _loopback(args) -> bool:
     text = str(args)
     return "127.0.0.1" in text or "localhost" in text or "::1" in text or socket.AF_UNIX.name in text
+
+
+def test_the_server_config_fits_a_class():
+    """#28 and #27: loopback only, no tracebacks for visitors, uploads capped at the archive's own 20 MB
+    (the uploader said 200MB), no file watcher, no lookup of an external address, no per-page full GC."""
+    import tomllib
+    from pathlib import Path
+
+    from specdec_core.algorithm.trace import MAX_TRACE_BYTES
+
+    config = tomllib.loads((Path(__file__).resolve().parent.parent / ".streamlit" / "config.toml").read_text())
+    server = config["server"]
+    assert server["address"] == "127.0.0.1" and server["fileWatcherType"] == "none"
+    assert server["maxUploadSize"] == MAX_TRACE_BYTES // 1_000_000
+    assert config["client"]["showErrorDetails"] == "none" and config["runner"]["postScriptGC"] is False
