@@ -20,3 +20,13 @@ def tiny_prompt(tiny):
 def archive_in_a_temporary_folder(tmp_path_factory):
     """Runs the tests make are archived in a throwaway database, never the user's own."""
     os.environ["SCRIPTORIUM_ARCHIVE"] = str(tmp_path_factory.mktemp("archive") / "archive.sqlite")
+
+
+@pytest.fixture
+def in_english():
+    """The UI's words in English for code run outside a page (Texts reads the session's language)."""
+    import streamlit as st
+
+    st.session_state["language"] = "en"
+    yield
+    st.session_state.pop("language", None)

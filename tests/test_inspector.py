@@ -1,7 +1,6 @@
 """The scriptorium's position inspector, from issue #27's classroom run: every judged token on its chart,
 rare probabilities readable, no spoiler of the master's character, and stories that fit the round."""
 import pytest
-import streamlit as st
 
 from specdec_core.algorithm.trace import Trace
 from specdec_core.decoding.generate import speculative_generate
@@ -13,10 +12,8 @@ from ui.shared.i18n import markdown_literal
 
 
 @pytest.fixture(autouse=True)
-def english():
-    st.session_state["language"] = "en"
-    yield
-    st.session_state.pop("language", None)
+def english(in_english):
+    """These words are read outside a page run: in English."""
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,5 @@
 """One round worked by hand (#27): the table holds the round's own numbers and reaches its verdict."""
 import pytest
-import streamlit as st
 
 from specdec_core.decoding.generate import speculative_generate
 from specdec_core.settings import DecodeSettings
@@ -8,10 +7,8 @@ from ui.scriptorium.worked import draft_rows, new_token_rows
 
 
 @pytest.fixture(autouse=True)
-def english():
-    st.session_state["language"] = "en"
-    yield
-    st.session_state.pop("language", None)
+def english(in_english):
+    """These words are read outside a page run: in English."""
 
 
 @pytest.fixture(scope="module")
