@@ -35,6 +35,17 @@ class ProofRun:
         return np.concatenate(getattr(self, who)) if getattr(self, who) else np.zeros((0, POSITIONS), dtype=int)
 
 
+def page_run(pair, draft_name: str, ids: list[int], settings, samples: int) -> tuple[ProofRun, Exact]:
+    """The proof page's whole run at once (no redraws between batches): for the command line and recordings."""
+    exact = exact_pair(pair.target, ids, settings.sampling, samples)
+    run = ProofRun(samples)
+    speculative, plain = streams(pair, draft_name, ids, settings)
+    while run.done < run.total:
+        draw_batch(run, speculative, plain, exact)
+    run.finished = True
+    return run, exact
+
+
 def run_as_dict(run: ProofRun) -> dict:
     """A run as plain data (a recording keeps it): each stream's samples as one list of pairs."""
     return {"total": run.total, "speculative": run.samples("speculative").tolist(), "plain": run.samples("plain").tolist(),

@@ -12,6 +12,15 @@ from specdec_core.pairs.smollm2 import load_smollm2_pair, smollm2_present
 from specdec_core.pairs.tiny import load_tiny_pair
 from specdec_core.runtimes.device import pick_device
 
+DEFAULT_NEW_TOKENS = 48  # a verse or two
+NEW_TOKENS = {"smollm2": 128}  # a chat pair writes an answer, not a line of verse
+
+
+def default_new_tokens(name: str) -> int:
+    """The new tokens a pair writes unless told otherwise (the sidebar's default, the recordings')."""
+    return NEW_TOKENS.get(name, DEFAULT_NEW_TOKENS)
+
+
 PAIR_LOADERS: dict[str, Callable[[torch.device], ModelPair]] = {
     "tiny": load_tiny_pair,
     "poetry": load_poetry_pair,

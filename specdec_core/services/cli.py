@@ -182,14 +182,10 @@ def _bench(args) -> int:
 
 def _proof_as_page(pair, scribe: str, ids: list[int], samples: int, settings: DecodeSettings) -> int:
     """Time the proof page's loop: both streams drawn in turn, each tested after every batch."""
-    from specdec_core.decoding.proof_run import POSITIONS, ProofRun, draw_batch, exact_pair, fit, streams
+    from specdec_core.decoding.proof_run import POSITIONS, fit, page_run
 
     started = time.perf_counter()
-    exact = exact_pair(pair.target, ids, settings.sampling, samples)
-    run = ProofRun(samples)
-    speculative, plain = streams(pair, scribe, ids, settings)
-    while run.done < run.total:
-        draw_batch(run, speculative, plain, exact)
+    run, exact = page_run(pair, scribe, ids, settings, samples)
     first, joint = fit(run, "speculative", exact)
     print(f"{pair.name}/{scribe}: {run.done:,} speculative + {run.done:,} plain samples of the first {POSITIONS} tokens in "
           f"{time.perf_counter() - started:.1f} s (drawing {run.seconds:.1f} s); p-values {first.p_value:.3f} / {joint.p_value:.3f}")

@@ -5,29 +5,24 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from specdec_core.decoding.proof_run import ProofRun, draw_batch, exact_pair, run_as_dict, streams
+from specdec_core.decoding.proof_run import page_run, run_as_dict
 from specdec_core.pairs.pair import ModelPair
+from specdec_core.pairs.registry import default_new_tokens
 from specdec_core.services import recorded
 from specdec_core.services.bench import run_bench
 from specdec_core.settings import DecodeSettings
 
-SIDEBAR_DEFAULTS = DecodeSettings(k=4, seed=0, max_new_tokens=48)  # the sidebar's defaults (ui/shared/sidebar.py)
-
 
 def default_settings(pair: ModelPair) -> DecodeSettings:
-    return replace(SIDEBAR_DEFAULTS, max_new_tokens=128 if pair.use_chat_template else 48)
+    """The sidebar's defaults for the pair (ui/shared/sidebar.py: k 4, seed 0, the pair's length)."""
+    return DecodeSettings(k=4, seed=0, max_new_tokens=default_new_tokens(pair.name))
 
 
 def record_proof(pair: ModelPair) -> Path:
     settings = replace(default_settings(pair), rule="exact")
     prompt = pair.example_prompts[0]
     ids = pair.encode_prompt(prompt, 2)
-    run = ProofRun(recorded.PROOF_SAMPLES)
-    speculative, plain = streams(pair, pair.default_draft, ids, settings)
-    exact = exact_pair(pair.target, ids, settings.sampling, run.total)
-    while run.done < run.total:
-        draw_batch(run, speculative, plain, exact)
-    run.finished = True
+    run, _ = page_run(pair, pair.default_draft, ids, settings, recorded.PROOF_SAMPLES)
     key = recorded.key_of(pair.name, pair.default_draft, prompt, settings, samples=run.total)
     command = f"python -m specdec_core record --pair {pair.name}"
     path = recorded.path_of("proof", pair.name)

@@ -15,6 +15,7 @@ from typing import Callable
 import streamlit as st
 
 from specdec_core.pairs.pair import ModelPair, PairError
+from specdec_core.pairs.registry import DEFAULT_NEW_TOKENS, default_new_tokens
 from specdec_core.settings import DecodeSettings, SamplingConfig
 from ui.shared.errors import explain
 from ui.shared.i18n import DEFAULT_LANGUAGE, LANGUAGES
@@ -61,7 +62,7 @@ KNOBS = {
     "pair": Knob(str),
     "other": Knob(str, ""),
     "device": Knob(str),
-    "max_new": Knob(int, 48, 8, 128),
+    "max_new": Knob(int, DEFAULT_NEW_TOKENS, 8, 128),
     "scribe": Knob(str),
     "noise": Knob(float, 0.0, 0.0, 1.0),
     "k": Knob(int, 4, 1, 12),
@@ -70,7 +71,6 @@ KNOBS = {
     "seed": Knob(int, 0, 0, 2**31 - 1),
     "prompt": Knob(str),
 }
-PAIR_LENGTHS = {"smollm2": 128}  # new tokens a pair writes by default: an answer, not a line of verse
 LINK_VALUE_SHOWN = 40  # characters of a refused link value quoted back in the note
 
 
@@ -122,7 +122,7 @@ def _pair_default_length(pair_name: str) -> None:
     first = "max_new_of" not in st.session_state
     st.session_state["max_new_of"] = pair_name
     if not (first and "max_new" in st.session_state.get("from_url", set())):
-        st.session_state["max_new"] = PAIR_LENGTHS.get(pair_name, KNOBS["max_new"].default)
+        st.session_state["max_new"] = default_new_tokens(pair_name)
 
 
 def _other_pair_input() -> str:
