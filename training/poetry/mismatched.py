@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 
 from specdec_core.drafts.ngram import NgramModel
-from training.poetry.build_corpus import modern_prose
 from training.poetry.paths import ASSETS
 from training.poetry.tokenizer import load_tokenizer
+from training.poetry.wrong_books import modern_prose
 
 NAME = "mismatched"
 ORDER = 2  # bigram: sharp enough to be confidently wrong where the master is unsure
