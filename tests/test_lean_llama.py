@@ -1,4 +1,4 @@
-"""The lean forward of a Llama, an int8 draft or a float master, gives transformers' logits through
+"""The lean forward of a Llama, an int8 draft, a float master or a bfloat16 master, gives transformers' logits through
 prefill, one-token steps, multi-token verification, rollback, a new start and the cache's growth;
 other models keep transformers' forward."""
 import copy
@@ -8,6 +8,7 @@ import torch
 from transformers import LlamaConfig, LlamaForCausalLM
 
 from specdec_core.runtimes import lean_llama
+from specdec_core.runtimes.bf16_linear import Bf16Linear, use_bf16_matrices
 from specdec_core.runtimes.cached_lm import CachedLM
 from specdec_core.runtimes.decode_linear import decode_linears
 from specdec_core.runtimes.lean_llama import LeanLlamaLM, cached_lm_for, fits
@@ -55,9 +56,24 @@ def test_a_cpu_llama_takes_the_lean_forward_and_other_models_keep_transformers(i
     assert not fits(copy.deepcopy(master).to(torch.bfloat16))
 
 
-@pytest.mark.parametrize("form", ["int8 draft", "float master"])
-def test_it_gives_transformers_logits_at_every_step(form, int8_draft, master):
-    model = int8_draft if form == "int8 draft" else master
+@pytest.fixture(scope="module")
+def bf16_master(master):
+    return use_bf16_matrices(copy.deepcopy(master))
+
+
+def test_a_bfloat16_master_multiplies_in_bfloat16_and_keeps_its_float_embedding(bf16_master, master):
+    assert isinstance(bf16_master.lm_head, Bf16Linear) and isinstance(bf16_master.model.layers[0].mlp.down_proj, Bf16Linear)
+    assert bf16_master.model.embed_tokens.weight.dtype == torch.float32
+    assert isinstance(cached_lm_for(bf16_master), LeanLlamaLM)
+    ids = torch.tensor([SEQUENCE])
+    rounded, exact = bf16_master(input_ids=ids).logits, master(input_ids=ids).logits
+    assert not torch.equal(rounded, exact)                         # the rounding is real...
+    torch.testing.assert_close(rounded, exact, atol=0.2, rtol=0)   # ...and small: 8 bits of mantissa
+
+
+@pytest.mark.parametrize("form", ["int8 draft", "float master", "bfloat16 master"])
+def test_it_gives_transformers_logits_at_every_step(form, int8_draft, master, bf16_master):
+    model = {"int8 draft": int8_draft, "float master": master, "bfloat16 master": bf16_master}[form]
     lean, reference = LeanLlamaLM(model), CachedLM(model)
     for got, want in zip(steps(lean), steps(reference), strict=True):
         assert got.shape == want.shape

@@ -5,11 +5,11 @@ import functools
 from pathlib import Path
 
 import torch
-from transformers import AutoModelForCausalLM, AutoTokenizer
+from transformers import AutoTokenizer
 
 from specdec_core.drafts import LMDraft, NgramDraft, NgramModel
 from specdec_core.pairs.pair import ModelPair, PairError, check_same_vocabulary
-from specdec_core.runtimes.device import place
+from specdec_core.runtimes.bf16_linear import load_causal_lm
 
 POETRY_DIR = Path(__file__).resolve().parents[2] / "assets" / "models" / "poetry"
 # The draft-quality ladder, poorest first by measured alpha at temperature 1.0: sum_x min(p, q)
@@ -31,22 +31,17 @@ def load_poetry_pair(device: torch.device):
         raise PairError(f"the poetry pair's weights are not in {POETRY_DIR}; train them with `python -m training.poetry all`",
                         "files_missing", pair="poetry")
     tokenizer = AutoTokenizer.from_pretrained(POETRY_DIR / "master")
-    target = _load_model(POETRY_DIR / "master", device)
+    target = load_causal_lm(POETRY_DIR / "master", device)
     vocab_size = len(tokenizer)
     scribes = {}
     for name in LADDER:  # a rung whose files are missing is left out; the order stays
         if name in MODEL_RUNGS and (POETRY_DIR / name / "model.safetensors").exists():
             check_same_vocabulary(tokenizer, AutoTokenizer.from_pretrained(POETRY_DIR / name), name)
-            scribes[name] = _model_scribe(name, _load_model(POETRY_DIR / name, device), vocab_size)
+            scribes[name] = _model_scribe(name, load_causal_lm(POETRY_DIR / name, device), vocab_size)
         elif (POETRY_DIR / "ngram" / f"{name}.safetensors").exists():
             scribes[name] = _count_scribe(name, POETRY_DIR / "ngram" / f"{name}.safetensors")
     default = DEFAULT_SCRIBE if DEFAULT_SCRIBE in scribes else list(scribes)[-1]
     return ModelPair("poetry", target, tokenizer, scribes, default, EXAMPLE_PROMPTS)
-
-
-def _load_model(directory: Path, device: torch.device):
-    model = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32, use_safetensors=True)
-    return place(model, device)
 
 
 def _count_scribe(name: str, path: Path):

@@ -19,12 +19,13 @@ import torch.nn.functional as F
 from torch import nn
 from transformers import LlamaForCausalLM, PreTrainedModel
 
+from specdec_core.runtimes.bf16_linear import Bf16Linear
 from specdec_core.runtimes.cached_lm import CachedLM
 from specdec_core.runtimes.decode_linear import DecodeLinear
 from specdec_core.runtimes.int8_linear import Int8Linear
 
 FIRST_CAPACITY = 256   # positions the cache holds before it first doubles
-PLAIN_LINEARS = (nn.Linear, DecodeLinear)
+PLAIN_LINEARS = (nn.Linear, DecodeLinear, Bf16Linear)
 
 
 def cached_lm_for(model: PreTrainedModel) -> "CachedLM | LeanLlamaLM":
@@ -34,7 +35,7 @@ def cached_lm_for(model: PreTrainedModel) -> "CachedLM | LeanLlamaLM":
 
 def fits(model: PreTrainedModel) -> bool:
     """A float32 Llama on CPU with silu MLPs, static rotary tables, and no biases, whose matrices are
-    plain linear layers or Int8Linear."""
+    plain linear layers, Int8Linear or Bf16Linear."""
     if not isinstance(model, LlamaForCausalLM) or model.config.hidden_act != "silu":
         return False
     if model.device.type != "cpu" or model.model.embed_tokens.weight.dtype != torch.float32:
@@ -54,21 +55,26 @@ def _matrices(layer) -> list:
 class Rows:
     """Several linear layers applied to the same input, outputs side by side (T, sum of outs).
 
-    Int8Linear layers are joined into one int8 matrix, one product instead of several; float layers
-    keep their own weights (joining them would copy the target's) and are applied in turn."""
+    Int8Linear and Bf16Linear layers are joined into one matrix, one product instead of several
+    (a bfloat16 target's joined copy costs half its float32 size); float32 layers keep their own
+    weights (joining them would copy the target's whole size) and are applied in turn."""
 
     def __init__(self, *layers: nn.Module):
         self.int8 = all(isinstance(layer, Int8Linear) for layer in layers)
+        self.bf16 = all(isinstance(layer, Bf16Linear) for layer in layers)
         self.layers = layers
-        if self.int8 and len(layers) == 1:                     # nothing to join: share the layer's own
-            self.weight, self.scale = layers[0].weight, layers[0].scale
-        elif self.int8:
+        if (self.int8 or self.bf16) and len(layers) == 1:      # nothing to join: share the layer's own
+            self.weight = layers[0].weight
+        elif self.int8 or self.bf16:
             self.weight = torch.cat([layer.weight for layer in layers]).contiguous()
+        if self.int8:
             self.scale = torch.cat([layer.scale for layer in layers]).contiguous()
 
     def __call__(self, x: torch.Tensor) -> torch.Tensor:
         if self.int8:
             return torch._weight_int8pack_mm(x.to(torch.bfloat16), self.weight, self.scale).float()
+        if self.bf16:
+            return F.linear(x.to(torch.bfloat16), self.weight).float()
         outs = [layer(x) for layer in self.layers]
         return outs[0] if len(outs) == 1 else torch.cat(outs, -1)
 
