@@ -29,11 +29,15 @@ class NgramModel:
         self.tables = {o: _group_by_context(arrays[f"ngrams_{o}"], arrays[f"counts_{o}"]) for o in range(2, order + 1)}
 
     @classmethod
-    def fit(cls, sequences: list[list[int]], order: int, vocab_size: int) -> "NgramModel":
+    def fit(cls, sequences: list[list[int]], order: int, vocab_size: int, min_count: int = 1) -> "NgramModel":
+        """Counts of `sequences`; n-grams longer than one seen fewer than `min_count` times are left
+        out (their mass goes to the shorter context), which keeps a large corpus's file small."""
         counts = {o: Counter() for o in range(1, order + 1)}
         for seq in sequences:
             for o in range(1, order + 1):
                 counts[o].update(tuple(seq[i : i + o]) for i in range(len(seq) - o + 1))
+        for o in range(2, order + 1):
+            counts[o] = Counter({gram: n for gram, n in counts[o].items() if n >= min_count})
         return cls(order, vocab_size, _to_arrays(counts, vocab_size))
 
     def save(self, path: Path) -> None:
@@ -77,7 +81,8 @@ def _to_arrays(counts: dict[int, Counter], vocab_size: int) -> dict[str, np.ndar
     arrays = {"unigram": unigram}
     for o in range(2, len(counts) + 1):
         items = sorted(counts[o].items())
-        arrays[f"ngrams_{o}"] = np.array([k for k, _ in items], dtype=np.int32).reshape(-1, o)
+        id_type = np.uint16 if vocab_size <= 2**16 else np.int32   # half the file for a small vocabulary
+        arrays[f"ngrams_{o}"] = np.array([k for k, _ in items], dtype=id_type).reshape(-1, o)
         arrays[f"counts_{o}"] = np.array([c for _, c in items], dtype=np.int32)
     return arrays
 

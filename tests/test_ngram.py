@@ -1,0 +1,29 @@
+"""The count scribe: a proper distribution, and pruned counts that back off to shorter contexts."""
+import torch
+
+from specdec_core.drafts.ngram import NgramModel
+
+SEQUENCES = [[1, 5, 6, 7, 2], [1, 5, 6, 8, 2], [1, 5, 9, 2]]
+
+
+def test_probabilities_sum_to_one_after_any_context():
+    model = NgramModel.fit(SEQUENCES, 3, 10)
+    for context in ([1], [1, 5], [5, 6], [3, 4]):
+        assert torch.isclose(model.probs(context).sum(), torch.tensor(1.0), atol=1e-6)
+
+
+def test_pruned_ngrams_back_off_to_the_shorter_context():
+    full, pruned = NgramModel.fit(SEQUENCES, 3, 10), NgramModel.fit(SEQUENCES, 3, 10, min_count=2)
+    assert (1, 5) in pruned.tables[3]                                   # 1 5 6 seen twice: kept
+    assert (5, 6) in full.tables[3] and (5, 6) not in pruned.tables[3]  # 5 6 7, 5 6 8 once each: left out
+    assert torch.allclose(pruned.probs([5, 6]), pruned.probs([6]))      # so it reads the bigram
+    assert not torch.allclose(full.probs([5, 6]), full.probs([6]))      # which the full counts do not
+    assert torch.isclose(pruned.probs([5, 6]).sum(), torch.tensor(1.0), atol=1e-6)
+
+
+def test_a_small_vocabulary_stores_ids_in_two_bytes(tmp_path):
+    model = NgramModel.fit(SEQUENCES, 2, 10)
+    model.save(tmp_path / "bigram.safetensors")
+    loaded = NgramModel.load(tmp_path / "bigram.safetensors")
+    assert loaded.arrays["ngrams_2"].dtype.itemsize == 2
+    assert torch.equal(loaded.probs([5]), model.probs([5]))
