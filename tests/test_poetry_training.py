@@ -47,3 +47,42 @@ def test_a_poem_without_its_full_stop_is_not_all_right():
 
 def test_form_prompts_are_first_lines_of_verse_only():
     assert form.prompts([QUATRAIN, PROSE, PROVERB]) == ["床前明月光，", "一寸光陰一寸金，"]
+
+
+def test_unfinished_last_lines_are_not_counted():
+    assert form.finished_lines("疑是地上霜。舉頭望明月，低頭思") == ["疑是地上霜", "舉頭望明月"]
+
+
+def test_invented_form_counts_kept_lengths_and_lines_per_poem():
+    result = form.invented_score(["江城春色早，", "一夜西風吹落葉，"],
+                                 ["山深鳥語遲。花開滿野徑，春去不知時。", "寒山遠寺鐘。"])
+    assert result["lines"] == 4 and result["lines_after_first"] == 2.0
+    assert result["clauses_keep_length"] == 3 / 4                  # 寒山遠寺鐘 has five, not seven
+
+
+def test_the_invented_first_lines_are_verse_lines():
+    assert len(form.INVENTED_HEADS) == 20
+    assert all(len(h) - 1 in (5, 7) and h.endswith("，") for h in form.INVENTED_HEADS)
+
+
+def test_a_poems_editorial_notes_and_spaces_are_dropped():
+    from training.poetry.build_corpus import body_of
+    poem = {"paragraphs": ["床前明月光，疑是地上霜（一作看月光）。", "舉頭望明月， 低頭思故鄉。"]}
+    assert body_of(poem) == QUATRAIN
+
+
+def test_poems_with_lost_characters_or_no_ending_are_refused():
+    from training.poetry.build_corpus import reject_reason
+    assert reject_reason(QUATRAIN) is None
+    assert reject_reason("床前□月光，疑是地上霜。") == "other_symbols"
+    assert reject_reason("床前明月光，疑是地上霜，") == "unfinished"
+    assert reject_reason("床前明月光。") == "length"
+
+
+def test_the_held_out_poems_are_about_two_percent_and_fixed_by_id():
+    from training.poetry.build_corpus import is_held_out
+    ids = [f"poem-{i}" for i in range(20_000)]
+    share = sum(map(is_held_out, ids)) / len(ids)
+    assert 0.015 < share < 0.025
+    # a poem's side depends on its id alone (sha256): the same seven of the first 300, on any machine
+    assert [i for i in range(300) if is_held_out(ids[i])] == [39, 105, 109, 212, 236, 252, 272]

@@ -1,4 +1,4 @@
-"""``python -m training.poetry {corpus,tokenizer,ngram,mismatched,master,master_small_batches,master_verse_form,tiny,distilled,eval,alpha,all}``.
+"""``python -m training.poetry {corpus,tokenizer,ngram,mismatched,master,tiny,distilled,eval,alpha,all}``.
 
 ``all`` runs every stage in order with the fixed seed in paths.SEED; each training stage resumes
 from data/poetry/ckpt/ if interrupted. ``alpha`` (not part of ``all``, which runs ``eval``) redoes only
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 
-STAGES = ("corpus", "tokenizer", "ngram", "mismatched", "master", "master_small_batches", "master_verse_form", "tiny", "distilled", "eval")
+STAGES = ("corpus", "tokenizer", "ngram", "mismatched", "master", "tiny", "distilled", "eval")
 
 
 def run_stage(stage: str) -> None:

@@ -5,9 +5,9 @@ import re
 
 import torch
 
-from training.poetry.tokenizer import load_token_ids, read_entries
+from training.poetry.tokenizer import load_token_ids
 
-BOS_ID, EOS_ID, PAD_ID = 1, 2, 0
+PAD_ID, BOS_ID, EOS_ID, UNK_ID = 0, 1, 2, 3
 
 
 def stream(split: str) -> torch.Tensor:
@@ -37,19 +37,16 @@ def is_verse(entry: str) -> bool:
     return len(lines) >= 2 and regular >= VERSE_SHARE * len(lines)
 
 
-def verse_starts(split: str, ids: torch.Tensor) -> torch.Tensor:
-    """Stream positions of the ``<s>`` opening each verse entry (entries and ``<s>`` are in step)."""
-    bos = (ids == BOS_ID).nonzero().flatten()
-    entries = read_entries(split)
-    assert len(entries) == len(bos), "token ids out of step with the corpus: rerun the tokenizer stage"
-    return bos[torch.tensor([is_verse(e) for e in entries])]
+def poem_starts(ids: torch.Tensor) -> torch.Tensor:
+    """Stream positions of the ``<s>`` opening each poem."""
+    return (ids == BOS_ID).nonzero().flatten()
 
 
 def verse_weighted_windows(ids, starts, share: float, batch: int, block: int, gen: torch.Generator):
     """Like ``random_windows``, but ``share`` of the rows open at a verse entry's ``<s>``.
 
-    The corpus is mostly proverbs and prose; regular verse is under a tenth of it, too little for the
-    master to learn where the commas of a 五言 or 七言 line fall from uniform windows alone.
+    A window that opens at a poem's start shows the master a first line with nothing before it, as
+    the app's prompts are; uniform windows mostly open mid-poem.
     """
     n_verse = round(share * batch)
     picks = starts[torch.randint(0, len(starts), (n_verse,), generator=gen)]

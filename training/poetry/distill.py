@@ -2,7 +2,7 @@
 
 Teacher targets are computed once and cached (data/poetry/ckpt/distill_targets.pt) as the master's
 top-``TOPK`` probabilities plus the lumped tail mass, on two kinds of text:
-  * the training stream, cut into aligned windows of ``block_size`` tokens;
+  * N_TEXT_WINDOWS windows of ``block_size`` tokens of the training stream, at seeded random places;
   * text the master samples itself from ``<s>`` (half at T = 1.0, half at T = 0.7): the contexts a
     speculative decode actually visits, where the scribe's agreement (alpha) is what counts.
 The student minimises  -sum_topk p_i log q_i - p_tail log(1 - sum_topk q_i),  the cross-entropy
@@ -24,7 +24,8 @@ from training.poetry.paths import ASSETS, CKPT, LOGS, SEED
 from training.poetry.util import get_logger, load_exported
 
 TOPK = 64
-N_SAMPLES = 256          # master-written sequences, each block_size tokens long
+N_SAMPLES = 1024         # master-written sequences, each block_size tokens long
+N_TEXT_WINDOWS = 4096    # a sixth of the training text: the teacher's forward is the costly part
 TARGETS = CKPT / "distill_targets.pt"
 
 
@@ -43,7 +44,7 @@ def teacher_topk(master, windows: torch.Tensor, batch: int = 32):
 def master_fingerprint() -> str:
     """The exported master's sha256 and the sampled share: targets and checkpoints belong to one teacher."""
     weights = hashlib.sha256((ASSETS / "master" / "model.safetensors").read_bytes()).hexdigest()
-    return f"{weights}+{N_SAMPLES}"
+    return f"{weights}+{N_SAMPLES}+{N_TEXT_WINDOWS}"
 
 
 def build_targets(block: int, seed: int, log) -> dict:
@@ -55,9 +56,9 @@ def build_targets(block: int, seed: int, log) -> dict:
         log.info("the master changed since the cached targets: rebuilding them")
     master = load_exported("master")
     train = data.stream("train")
-    n = len(train) // block
-    text_windows = train[: n * block].view(n, block)                     # (n, block)
-    half = N_SAMPLES // 2
+    gen = torch.Generator().manual_seed(seed)
+    text_windows, _ = data.random_windows(train, N_TEXT_WINDOWS, block, gen)       # (n, block)
+    n, half = len(text_windows), N_SAMPLES // 2
     sampled = [master_samples(master, half, block, t, seed + i, cut_at_eos=False)
                for i, t in enumerate((1.0, 0.7))]
     windows = torch.cat([text_windows, *[torch.stack(s) for s in sampled]])

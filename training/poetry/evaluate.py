@@ -31,7 +31,8 @@ MASTER = "master"
 SCRIBES = ("tiny", "distilled")
 COUNT_RUNGS = ("mismatched", "unigram", "bigram", "trigram")   # ngram/<name>.safetensors
 TEMPERATURES = (1.0, 0.7)
-PROMPTS = ("床前明月光，", "白日依山盡，", "春", "子曰：", "大江東去，")
+PROMPTS = ("床前明月光，", "白日依山盡，", "春眠不覺曉，", "國破山河在，")
+CONTROL_PIECES = (data.PAD_ID, data.BOS_ID, data.UNK_ID)   # never to be written into a poem
 
 
 def available(names) -> list[str]:
@@ -123,6 +124,14 @@ def samples(master, tok, temperature: float = 0.8, length: int = 64, seed: int =
     return out
 
 
+@torch.no_grad()
+def control_mass(master, chunks) -> dict:
+    """The largest probability the master gives <pad>, <s> or <unk> at any validation position
+    (the </s> that ends a poem is a piece it must write)."""
+    p = F.softmax(torch.cat(logits_on(master, chunks)), -1)[:, list(CONTROL_PIECES)]   # (N, 3)
+    return {"max_p": p.max().item(), "positions": len(p), "pieces": ["<pad>", "<s>", "<unk>"]}
+
+
 def form_table(models: dict, tok, seed: int) -> dict:
     """form.score of every transformer model at each temperature, after validation verse's first lines."""
     heads = form.prompts(read_entries("val"))
@@ -201,6 +210,8 @@ def evaluate_all(seed: int = SEED) -> dict:
     tok = AutoTokenizer.from_pretrained(ASSETS / MASTER)
     metrics["master_samples_T0.8"] = samples(master, tok)
     metrics["form"] = form_table(models, tok, seed)
+    metrics["form_invented_T0.8"] = form.invented(master, tok, 0.8, per_head=5, seed=seed)
+    metrics["control_pieces"] = control_mass(master, chunks)
     metrics["total_size_mb"] = assets_mb()
     text = json.dumps(metrics, ensure_ascii=False, indent=2)
     (ASSETS / "metrics.json").write_text(text + "\n", encoding="utf-8")

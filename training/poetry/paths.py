@@ -12,3 +12,5 @@ CKPT = DATA / "ckpt"
 TOKENIZER_DIR = DATA / "tokenizer"        # built once, then copied into every model directory
 
 SEED = 1234
+# Where the master and the hard-label scribes train: "cpu", or "cuda" on a machine with a GPU.
+DEVICE = os.environ.get("POETRY_DEVICE", "cpu")

@@ -24,22 +24,25 @@ def get_logger(name: str, path) -> logging.Logger:
 
 
 def load_exported(name: str):
-    from transformers import AutoModelForCausalLM
-    model = AutoModelForCausalLM.from_pretrained(ASSETS / name, dtype=torch.float32)
-    return model.eval()
+    """The exported model as the app runs it on CPU (a bfloat16 file multiplied in bfloat16)."""
+    from specdec_core.runtimes.bf16_linear import load_causal_lm
+    return load_causal_lm(ASSETS / name, torch.device("cpu")).eval()
 
 
 @torch.no_grad()
-def val_loss(model, val_ids: torch.Tensor, max_len: int, batch: int = 32) -> float:
+def val_loss(model, val_ids: torch.Tensor, max_len: int, batch: int = 32, bf16: bool = False) -> float:
     """Mean next-token NLL (nats/token) over validation entries, each read from its own ``<s>``.
 
-    Every character and the closing ``</s>`` is a target; the ``<s>`` itself never is.
+    Every character and the closing ``</s>`` is a target; the ``<s>`` itself never is. bf16: compute
+    in bfloat16 (the quick check during training; the exported figure is float32).
     """
     was_training = model.training
     model.eval()
     total, count = 0.0, 0
     for x, m, y, tm in data.padded_batches(data.entry_chunks(val_ids, max_len), batch):
-        logits = model(input_ids=x, attention_mask=m).logits            # (B, T, V)
+        x, m, y, tm = (t.to(model.device) for t in (x, m, y, tm))
+        with torch.autocast(model.device.type, dtype=torch.bfloat16, enabled=bf16):
+            logits = model(input_ids=x, attention_mask=m).logits.float()  # (B, T, V)
         nll = F.cross_entropy(logits.transpose(1, 2), y, reduction="none")  # (B, T)
         total += nll[tm].sum().item()
         count += tm.sum().item()
