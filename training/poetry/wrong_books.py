@@ -74,7 +74,10 @@ def is_modern(body: str) -> bool:
 
 
 def to_traditional(bodies: list[str], config: str) -> list[str]:
-    import opencc
+    try:
+        import opencc
+    except ImportError:
+        raise SystemExit("the corpus needs OpenCC: run `make training-env` (pip install -r requirements-training.txt)") from None
     conv = opencc.OpenCC(f"{config}.json") if not hasattr(opencc.OpenCC, "from_config") else None
     conv = conv or opencc.OpenCC(config)
     return [conv.convert(b) for b in bodies]
