@@ -119,8 +119,9 @@ def train_distilled(name: str, seed: int = SEED) -> dict:
         for g in opt.param_groups:
             g["lr"] = lr_at(step, spec)
         model.train()
-        logits = model(input_ids=tg["windows"][rows]).logits
-        loss = topk_loss(logits, tg["probs"][rows], tg["ids"][rows], tg["tails"][rows])
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            logits = model(input_ids=tg["windows"][rows]).logits
+        loss = topk_loss(logits.float(), tg["probs"][rows], tg["ids"][rows], tg["tails"][rows])
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
