@@ -5,8 +5,7 @@ import pytest
 import torch
 from torch import nn
 
-from specdec_core.runtimes.int8_linear import Int8Linear, use_int8_matrices
-from training.smollm2.draft_files import int8_rows
+from specdec_core.runtimes.int8_linear import Int8Linear, int8_rows, use_int8_matrices
 
 
 def float_twin(weight: torch.Tensor, scale: torch.Tensor, bias=None) -> nn.Linear:
@@ -57,3 +56,25 @@ def test_use_int8_matrices_swaps_named_layers_and_keeps_the_rest():
     assert isinstance(model[0], Int8Linear) and model[0].bias is bias and type(model[2]) is nn.Linear
     with pytest.raises(ValueError, match="not a linear layer of shape"):
         use_int8_matrices(model, {"1": (weight, scale)})
+
+
+def test_an_int8_copy_of_a_master_is_close_and_leaves_the_master_as_it_was():
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    from specdec_core.runtimes.bf16_linear import Bf16Linear, use_bf16_matrices
+    from specdec_core.runtimes.int8_linear import int8_copy
+    from specdec_core.runtimes.lean_llama import LeanLlamaLM, cached_lm_for
+    torch.manual_seed(0)
+    config = LlamaConfig(vocab_size=64, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                         num_attention_heads=2, num_key_value_heads=2, tie_word_embeddings=True)
+    master = use_bf16_matrices(LlamaForCausalLM(config).eval())
+    quantised = int8_copy(master)
+    assert isinstance(quantised.lm_head, Int8Linear) and isinstance(quantised.model.layers[1].mlp.up_proj, Int8Linear)
+    assert isinstance(master.lm_head, Bf16Linear)                                   # the master keeps its own
+    assert isinstance(cached_lm_for(quantised), LeanLlamaLM)
+    ids = torch.tensor([[1, 5, 9, 13, 2, 40]])
+    with torch.no_grad():
+        p = master(input_ids=ids).logits.softmax(-1)
+        q = quantised(input_ids=ids).logits.softmax(-1)
+    overlap = torch.minimum(p, q).sum(-1)                                          # alpha at each position
+    assert not torch.equal(p, q) and overlap.min() > 0.97

@@ -15,10 +15,10 @@ from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.decoding.proof import run_proof
 from specdec_core.drafts import SubsetLMDraft
 from specdec_core.pairs.pair import ModelPair
-from specdec_core.runtimes.int8_linear import Int8Linear
+from specdec_core.runtimes.int8_linear import Int8Linear, int8_rows
 from specdec_core.runtimes.shared_embedding_draft import ROW_SCALE, WEIGHTS, load_draft
 from specdec_core.settings import DecodeSettings, SamplingConfig
-from training.smollm2.draft_files import draft_from_master, int8_rows, save_draft
+from training.smollm2.draft_files import draft_from_master, save_draft
 
 SETTINGS = DecodeSettings(k=3, sampling=SamplingConfig(temperature=0.8), seed=1)
 

@@ -9,8 +9,12 @@ numbers). Speculative sampling stays exact whatever q is: the draft's q is what 
 """
 from __future__ import annotations
 
+import copy
+
 import torch
 from torch import nn
+
+from specdec_core.runtimes.bf16_linear import Bf16Linear
 
 
 class Int8Linear(nn.Module):
@@ -48,3 +52,20 @@ def use_int8_matrices(model: nn.Module, matrices: dict[str, tuple[torch.Tensor, 
             raise ValueError(f"{name}: int8 matrices are for CPU models; keep float weights on {old.weight.device}")
         setattr(parent, child, Int8Linear(weight, row_scale, old.bias))
     return model
+
+
+def int8_rows(matrix: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(int8 matrix, float32 scale per row) whose product is ``matrix`` to within half a step per row."""
+    scale = (matrix.abs().amax(1, keepdim=True) / 127).clamp(min=torch.finfo(torch.float32).tiny)
+    return (matrix / scale).round().clamp(-127, 127).to(torch.int8).contiguous(), scale.contiguous()
+
+
+def int8_copy(model: nn.Module) -> nn.Module:
+    """A copy of a CPU model in which every bias-free matrix (float32 or bfloat16, the head too)
+    multiplies by its weight rounded to int8 rows: a quantised master, the usual top draft."""
+    quantised = copy.deepcopy(model).eval()
+    for name, module in list(quantised.named_modules()):
+        if isinstance(module, (nn.Linear, Bf16Linear)) and module.bias is None:
+            parent_name, _, child = name.rpartition(".")
+            setattr(quantised.get_submodule(parent_name), child, Int8Linear(*int8_rows(module.weight.detach().float())))
+    return quantised

@@ -9,6 +9,7 @@ import torch
 from safetensors.torch import save_file
 from transformers import LlamaForCausalLM, PreTrainedModel
 
+from specdec_core.runtimes.int8_linear import int8_rows
 from specdec_core.runtimes.shared_embedding_draft import CONFIG, EMBEDDING, LAYERS, ROW_SCALE, WEIGHTS, draft_shell
 
 
@@ -43,9 +44,3 @@ def save_draft(draft: LlamaForCausalLM, vocab_ids: torch.Tensor, directory: Path
     tensors["vocab_ids"] = vocab_ids.to(torch.int32)
     save_file(tensors, str(directory / WEIGHTS))
     draft.config.to_json_file(directory / CONFIG)
-
-
-def int8_rows(matrix: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """(int8 matrix, float32 scale per row) whose product is ``matrix`` to within half a step per row."""
-    scale = (matrix.abs().amax(1, keepdim=True) / 127).clamp(min=torch.finfo(torch.float32).tiny)
-    return (matrix / scale).round().clamp(-127, 127).to(torch.int8).contiguous(), scale.contiguous()
