@@ -19,6 +19,7 @@ import torch
 import torch.nn.functional as F
 
 from specdec_core.drafts.ngram import NgramModel
+from specdec_core.runtimes.int8_linear import int8_copy
 from training.poetry import data, form
 from training.poetry.models import describe
 from training.poetry.paths import ASSETS, SEED
@@ -29,6 +30,7 @@ from training.timing import decode_ms, verify_ms
 
 MASTER = "master"
 SCRIBES = ("tiny", "distilled")
+QUANTISED = "int8-master"   # no files: made from the master when loaded
 COUNT_RUNGS = ("mismatched", "unigram", "bigram", "trigram")   # ngram/<name>.safetensors
 TEMPERATURES = (1.0, 0.7)
 PROMPTS = ("床前明月光，", "白日依山盡，", "春眠不覺曉，", "國破山河在，")
@@ -166,7 +168,7 @@ def update_ladder_alpha(seed: int = SEED) -> dict:
     """
     torch.set_num_threads(2)
     master = load_exported(MASTER)
-    rungs = {**count_rungs(), **{n: load_exported(n) for n in available(SCRIBES)}}
+    rungs = {**count_rungs(), **{n: load_exported(n) for n in available(SCRIBES)}, QUANTISED: int8_copy(master)}
     chunks = data.entry_chunks(data.stream("val"), 256)
     path = ASSETS / "metrics.json"
     metrics = json.loads(path.read_text(encoding="utf-8"))
@@ -184,8 +186,9 @@ def evaluate_all(seed: int = SEED) -> dict:
     chunks = data.entry_chunks(val_ids, 256)
     master = models[MASTER]
     scribes = {n: m for n, m in models.items() if n != MASTER}
+    quantised = int8_copy(master)
     torch.set_num_threads(1)
-    ms = decode_ms(models)
+    ms = decode_ms({**models, QUANTISED: quantised})
     verify = verify_ms(master)
     torch.set_num_threads(2)
     metrics = {
@@ -199,10 +202,13 @@ def evaluate_all(seed: int = SEED) -> dict:
                        "val_loss_nats_per_token": val_loss(m, val_ids, 256),
                        "ms_per_token": ms[n], "c_vs_master": ms[n] / ms[MASTER]}
                    for n, m in models.items()},
-        **ladder_alpha(master, {**count_rungs(), **scribes}, chunks, seed),
+        QUANTISED: {"made": "on load, from the master's matrices (int8 rows)", "ms_per_token": ms[QUANTISED],
+                    "c_vs_master": ms[QUANTISED] / ms[MASTER]},
+        **ladder_alpha(master, {**count_rungs(), **scribes, QUANTISED: quantised}, chunks, seed),
         "master_verify_ms": verify,
     }
-    for n in scribes:
+    metrics["models"][QUANTISED] = metrics.pop(QUANTISED)
+    for n in [*scribes, QUANTISED]:
         a = metrics["alpha_master_samples"][n]["T=1.0"]
         c = metrics["models"][n]["c_vs_master"]
         metrics["models"][n]["expected_speedup_theory"] = {
