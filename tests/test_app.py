@@ -95,9 +95,9 @@ def test_another_pair_from_two_folders_in_the_servers_model_folder(tmp_path, tin
 
 
 @pytest.mark.parametrize("scenario, page, expect", [
-    ("good", "The scriptorium, round by round", dict(scribe="distilled", noise=0.0)),
+    ("good", "The scriptorium, round by round", dict(scribe="int8-master", noise=0.0)),
     ("poor", "The scriptorium, round by round", dict(scribe="mismatched", noise=0.0)),
-    ("shaky", "The scriptorium, round by round", dict(scribe="distilled", noise=0.6)),
+    ("shaky", "The scriptorium, round by round", dict(scribe="int8-master", noise=0.6)),
     ("greedy", "The scriptorium, round by round", dict(temperature=0.0)),
     ("broken", None, dict(scribe="mismatched", proof_rule="resample-p")),
 ])

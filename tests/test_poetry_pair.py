@@ -2,6 +2,7 @@
 import json
 
 import pytest
+import torch
 
 from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.decoding.proof import run_proof
@@ -24,17 +25,29 @@ def measured_alpha() -> dict[str, float]:
     return {name: row["T=1.0"] for name, row in table.items() if not name.startswith("_")}
 
 
-def test_the_ladder_is_complete_and_the_distilled_scribe_is_default(poetry):
-    assert list(poetry.drafts) == ["mismatched", "unigram", "trigram", "bigram", "tiny", "distilled"]
-    assert poetry.default_draft == "distilled"
+def test_the_ladder_is_complete_and_the_quantised_master_is_default(poetry):
+    assert list(poetry.drafts) == ["mismatched", "unigram", "trigram", "bigram", "tiny", "distilled", "int8-master"]
+    assert poetry.default_draft == "int8-master"
     assert poetry.vocab_size == poetry.target.config.vocab_size
 
 
-def test_the_ladder_climbs_in_measured_alpha_from_below_03_to_above_07(poetry):
+def test_the_ladder_climbs_in_measured_alpha_from_below_03_to_above_075(poetry):
     """The slider's order is the measured order, and it spans the issue's range."""
     alpha = measured_alpha()
     assert list(poetry.drafts) == sorted(alpha, key=alpha.get)
-    assert alpha[next(iter(poetry.drafts))] <= 0.3 and alpha[poetry.default_draft] >= 0.7
+    assert alpha[next(iter(poetry.drafts))] <= 0.3 and alpha[poetry.default_draft] >= 0.75
+
+
+def test_the_master_never_writes_control_pieces(poetry):
+    """<pad>, <s> and <unk> are never written into a poem: the shipped master's head silences them
+    (p exactly 0), where the trained model alone gives them up to a few percent (metrics.json)."""
+    ids = poetry.encode_prompt("床前明月光，疑是地上霜。舉頭望明月，低頭思故鄉。")
+    with torch.no_grad():
+        probs = torch.softmax(poetry.target(input_ids=torch.tensor([ids])).logits[0].float(), -1)
+    control = [poetry.tokenizer.convert_tokens_to_ids(t) for t in ("<pad>", "<s>", "<unk>")]
+    assert probs[:, control].max() == 0 and probs[-1, poetry.tokenizer.eos_token_id] > 0.05  # a quatrain may end
+    recorded = json.loads((POETRY_DIR / "metrics.json").read_text(encoding="utf-8"))["control_pieces"]
+    assert recorded["max_p"] > 1e-3 and recorded["positions"] > 50_000   # what the silencing is for
 
 
 def test_the_mismatched_scribe_speaks_the_masters_vocabulary_but_not_its_verse(poetry):
@@ -52,7 +65,7 @@ def test_unknown_characters_cut_the_mismatched_scribes_text():
     assert pieces("系統Q統。", vocab, bos=1, eos=2) == [[1, 10, 11], [11, 12, 2]]
 
 
-@pytest.mark.parametrize("scribe", ["mismatched", "trigram", "distilled"])
+@pytest.mark.parametrize("scribe", ["mismatched", "trigram", "distilled", "int8-master"])
 def test_greedy_speculative_equals_the_masters_greedy(poetry, scribe):
     settings = DecodeSettings(k=4, sampling=SamplingConfig(temperature=0), max_new_tokens=48, stop_at_eos=False)
     ids = poetry.encode_prompt(PROMPT)
@@ -65,7 +78,7 @@ def test_characters_outside_the_vocabulary_are_named(poetry):
         poetry.encode_prompt("床前Q月光")
 
 
-@pytest.mark.parametrize("scribe, rule, passes", [("distilled", "exact", True), ("trigram", "exact", True), ("trigram", "resample-p", False)])
+@pytest.mark.parametrize("scribe, rule, passes", [("int8-master", "exact", True), ("distilled", "exact", True), ("trigram", "exact", True), ("trigram", "resample-p", False)])
 def test_two_token_proof_on_the_trained_pair(poetry, scribe, rule, passes):
     """High-entropy p: the enumerated cells cover only part of the mass, the rest is pooled.
 

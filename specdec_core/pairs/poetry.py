@@ -17,10 +17,10 @@ POETRY_DIR = Path(__file__).resolve().parents[2] / "assets" / "models" / "poetry
 # on the target's own samples, metrics.json "alpha_master_samples" (0.18, 0.34, 0.37, 0.43, 0.54,
 # 0.77; model card assets/models/README.md). Measured, not assumed: the order of the unigram and
 # trigram has flipped once already, when the target was retrained.
-LADDER = ("mismatched", "unigram", "bigram", "trigram", "tiny", "distilled", "int8-master")
+LADDER = ("mismatched", "unigram", "trigram", "bigram", "tiny", "distilled", "int8-master")
 MODEL_RUNGS = ("tiny", "distilled")  # transformers in their own directories; the rest are counts in ngram/
 QUANTISED = "int8-master"            # the master's own weights rounded to int8 rows, made on first use
-DEFAULT_SCRIBE = "distilled"
+DEFAULT_SCRIBE = "int8-master"
 EXAMPLE_PROMPTS = ["床前明月光，", "春眠不覺曉，", "白日依山盡，", "國破山河在，"]
 
 
@@ -33,7 +33,8 @@ def load_poetry_pair(device: torch.device):
         raise PairError(f"the poetry pair's weights are not in {POETRY_DIR}; train them with `python -m training.poetry all`",
                         "files_missing", pair="poetry")
     tokenizer = AutoTokenizer.from_pretrained(POETRY_DIR / "master")
-    target = load_causal_lm(POETRY_DIR / "master", device)
+    never_written = tokenizer.convert_tokens_to_ids([tokenizer.pad_token, tokenizer.bos_token, tokenizer.unk_token])
+    target = load_causal_lm(POETRY_DIR / "master", device, silenced=never_written)
     vocab_size = len(tokenizer)
     scribes = {}
     for name in LADDER:  # a rung whose files are missing is left out; the order stays

@@ -18,6 +18,7 @@ from torch import nn
 from transformers import AutoModelForCausalLM
 
 from specdec_core.runtimes.device import place
+from specdec_core.runtimes.silenced_head import silence
 
 
 class Bf16Linear(nn.Module):
@@ -47,14 +48,14 @@ def use_bf16_matrices(model: nn.Module) -> nn.Module:
     return model
 
 
-def load_causal_lm(directory: Path, device: torch.device) -> nn.Module:
+def load_causal_lm(directory: Path, device: torch.device, silenced: list[int] = ()) -> nn.Module:
     """A transformers causal LM from its directory, placed on `device` in eval mode and computing as
     shipped: a bfloat16 file multiplies in bfloat16 (Bf16Linear on CPU, a bfloat16 model on CUDA);
-    any other file in float32."""
+    any other file in float32. ``silenced``: token ids it must never write (silenced_head.py)."""
     shipped = json.loads((directory / "config.json").read_text()).get("dtype")
     model = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32, use_safetensors=True)
     if shipped == "bfloat16" and device.type == "cpu":
         use_bf16_matrices(model)
     elif shipped == "bfloat16":
         model = model.to(torch.bfloat16)
-    return place(model, device)
+    return place(silence(model, list(silenced)), device)

@@ -23,6 +23,7 @@ from specdec_core.runtimes.bf16_linear import Bf16Linear
 from specdec_core.runtimes.cached_lm import CachedLM
 from specdec_core.runtimes.decode_linear import DecodeLinear
 from specdec_core.runtimes.int8_linear import Int8Linear
+from specdec_core.runtimes.silenced_head import SilencedHead
 
 FIRST_CAPACITY = 256   # positions the cache holds before it first doubles
 PLAIN_LINEARS = (nn.Linear, DecodeLinear, Bf16Linear)
@@ -43,7 +44,8 @@ def fits(model: PreTrainedModel) -> bool:
     rope = getattr(model.config, "rope_parameters", None) or {}
     if rope.get("rope_type", "default") != "default":
         return False
-    matrices = [model.lm_head] + [m for layer in model.model.layers for m in _matrices(layer)]
+    head = model.lm_head.head if isinstance(model.lm_head, SilencedHead) else model.lm_head
+    matrices = [head] + [m for layer in model.model.layers for m in _matrices(layer)]
     return all((isinstance(m, Int8Linear) or type(m) in PLAIN_LINEARS) and m.bias is None for m in matrices)
 
 

@@ -21,7 +21,7 @@ import torch.nn.functional as F
 from specdec_core.drafts.ngram import NgramModel
 from specdec_core.runtimes.int8_linear import int8_copy
 from training.poetry import data, form
-from training.poetry.models import describe
+from training.poetry.models import build_model, describe
 from training.poetry.paths import ASSETS, SEED
 from training.poetry.sample import sample_after
 from training.poetry.tokenizer import read_entries
@@ -197,7 +197,7 @@ def evaluate_all(seed: int = SEED) -> dict:
         "machine": {"platform": platform.platform(), "torch": torch.__version__,
                     "threads": {"timing": 1, "other": 2}},
         "models": {n: {**describe(n),
-                       "params": sum(p.numel() for p in m.parameters()),
+                       "params": build_model(n, m.config.vocab_size, 0).num_parameters(),  # a bfloat16 model's matrices are buffers
                        "size_mb": round(dir_mb(n), 2),
                        "val_loss_nats_per_token": val_loss(m, val_ids, 256),
                        "ms_per_token": ms[n], "c_vs_master": ms[n] / ms[MASTER]}
