@@ -14,10 +14,10 @@ def test_verse_is_lines_of_five_or_seven():
     assert not data.is_verse("床前明月光。")          # one line is not a poem's form
 
 
-def test_the_verse_share_of_windows_open_at_a_verse_start():
+def test_the_given_share_of_windows_open_at_a_poem_start():
     ids = torch.arange(10_000)
     starts = torch.tensor([100, 2_000, 7_000])
-    x, y = data.verse_weighted_windows(ids, starts, 0.5, 16, 32, torch.Generator().manual_seed(0))
+    x, y = data.start_weighted_windows(ids, starts, 0.5, 16, 32, torch.Generator().manual_seed(0))
     firsts = x[:, 0].tolist()
     assert sum(f in (100, 2_000, 7_000) for f in firsts) >= 8      # 8 by construction, more by chance only
     assert torch.equal(y, x + 1)                                    # targets are the next tokens

@@ -9,8 +9,8 @@ from transformers import AutoTokenizer
 
 from specdec_core.drafts import LMDraft, NgramDraft, NgramModel
 from specdec_core.pairs.pair import ModelPair, PairError, check_same_vocabulary
-from specdec_core.runtimes.bf16_linear import load_causal_lm
 from specdec_core.runtimes.int8_linear import int8_copy
+from specdec_core.runtimes.shipped_model import load_causal_lm
 
 POETRY_DIR = Path(__file__).resolve().parents[2] / "assets" / "models" / "poetry"
 # The draft-quality ladder, poorest first by measured alpha at temperature 1.0: sum_x min(p, q)

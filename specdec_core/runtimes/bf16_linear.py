@@ -9,16 +9,9 @@ one), the module is the same, so its p is the same.
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import torch
 import torch.nn.functional as F
 from torch import nn
-from transformers import AutoModelForCausalLM
-
-from specdec_core.runtimes.device import place
-from specdec_core.runtimes.silenced_head import silence
 
 
 class Bf16Linear(nn.Module):
@@ -47,15 +40,3 @@ def use_bf16_matrices(model: nn.Module) -> nn.Module:
             setattr(model.get_submodule(parent_name), child, Bf16Linear(module.weight))
     return model
 
-
-def load_causal_lm(directory: Path, device: torch.device, silenced: list[int] = ()) -> nn.Module:
-    """A transformers causal LM from its directory, placed on `device` in eval mode and computing as
-    shipped: a bfloat16 file multiplies in bfloat16 (Bf16Linear on CPU, a bfloat16 model on CUDA);
-    any other file in float32. ``silenced``: token ids it must never write (silenced_head.py)."""
-    shipped = json.loads((directory / "config.json").read_text()).get("dtype")
-    model = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32, use_safetensors=True)
-    if shipped == "bfloat16" and device.type == "cpu":
-        use_bf16_matrices(model)
-    elif shipped == "bfloat16":
-        model = model.to(torch.bfloat16)
-    return place(silence(model, list(silenced)), device)

@@ -76,12 +76,13 @@ def is_held_out(poem_id: str) -> bool:
     return int(hashlib.sha256(poem_id.encode()).hexdigest(), 16) % VAL_BUCKETS == 0
 
 
-def to_taiwan_glyphs(bodies: list[str]) -> list[str]:
+def to_traditional(bodies: list[str], config: str = OPENCC_CONFIG) -> list[str]:
+    """`bodies` converted by OpenCC's `config` (t2tw here; the wrong books take s2tw)."""
     try:
         import opencc
     except ImportError:
         raise SystemExit("the corpus needs OpenCC: run `make training-env` (pip install -r requirements-training.txt)") from None
-    converter = opencc.OpenCC(OPENCC_CONFIG)
+    converter = opencc.OpenCC(config)
     return [converter.convert(b) for b in bodies]
 
 
@@ -101,7 +102,7 @@ def build() -> dict:
             rejected[reason] = rejected.get(reason, 0) + 1
         else:
             kept.append((poem["id"], body))
-    texts = to_taiwan_glyphs([b for _, b in kept])
+    texts = to_traditional([b for _, b in kept])
     splits, seen = {"train": [], "val": []}, set()
     for (poem_id, _), text in zip(kept, texts):
         if text in seen:

@@ -42,15 +42,15 @@ def poem_starts(ids: torch.Tensor) -> torch.Tensor:
     return (ids == BOS_ID).nonzero().flatten()
 
 
-def verse_weighted_windows(ids, starts, share: float, batch: int, block: int, gen: torch.Generator):
-    """Like ``random_windows``, but ``share`` of the rows open at a verse entry's ``<s>``.
+def start_weighted_windows(ids, starts, share: float, batch: int, block: int, gen: torch.Generator):
+    """Like ``random_windows``, but ``share`` of the rows open at one of ``starts`` (poem_starts).
 
     A window that opens at a poem's start shows the master a first line with nothing before it, as
     the app's prompts are; uniform windows mostly open mid-poem.
     """
-    n_verse = round(share * batch)
-    picks = starts[torch.randint(0, len(starts), (n_verse,), generator=gen)]
-    anywhere = torch.randint(0, len(ids) - block - 1, (batch - n_verse,), generator=gen)
+    n_starts = round(share * batch)
+    picks = starts[torch.randint(0, len(starts), (n_starts,), generator=gen)]
+    anywhere = torch.randint(0, len(ids) - block - 1, (batch - n_starts,), generator=gen)
     return windows_at(ids, torch.cat([picks.clamp(max=len(ids) - block - 1), anywhere]), block)
 
 

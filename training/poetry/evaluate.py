@@ -19,6 +19,7 @@ import torch
 import torch.nn.functional as F
 
 from specdec_core.drafts.ngram import NgramModel
+from specdec_core.pairs.poetry import QUANTISED  # no files: made from the master when loaded
 from specdec_core.runtimes.int8_linear import int8_copy
 from training.poetry import data, form
 from training.poetry.models import build_model, describe
@@ -30,7 +31,6 @@ from training.timing import decode_ms, verify_ms
 
 MASTER = "master"
 SCRIBES = ("tiny", "distilled")
-QUANTISED = "int8-master"   # no files: made from the master when loaded
 COUNT_RUNGS = ("mismatched", "unigram", "bigram", "trigram")   # ngram/<name>.safetensors
 TEMPERATURES = (1.0, 0.7)
 PROMPTS = ("床前明月光，", "白日依山盡，", "春眠不覺曉，", "國破山河在，")

@@ -30,7 +30,7 @@ class TrainSpec:
     eval_every: int
     threads: int
     distill_from: str | None = None   # teacher model name: loss = KL(p_teacher || q_student), T = 1
-    verse_share: float = 0.0          # share of each batch's windows opening at a poem's <s>
+    start_share: float = 0.0          # share of each batch's windows opening at a poem's <s>
 
 
 MODELS = {
@@ -42,7 +42,7 @@ MODELS = {
 TRAINING = {
     # About three passes over the 3.1 M training characters: what two CPU cores do in an hour.
     "master": TrainSpec(steps=2400, batch_size=32, block_size=128, lr=1.5e-3, warmup=100,
-                        weight_decay=0.1, eval_every=200, threads=2, verse_share=0.5),
+                        weight_decay=0.1, eval_every=200, threads=2, start_share=0.5),
     "tiny": TrainSpec(steps=600, batch_size=32, block_size=128, lr=3e-3, warmup=50,
                       weight_decay=0.1, eval_every=100, threads=2),
     "distilled": TrainSpec(steps=1200, batch_size=32, block_size=128, lr=3e-3, warmup=50,

@@ -59,7 +59,7 @@ def train(name: str, seed: int = SEED) -> dict:
     model = build_model(name, vocab_size, seed).to(DEVICE)
     opt = make_optimizer(model, spec)
     train_ids, val_ids = data.stream("train"), data.stream("val")
-    starts = data.poem_starts(train_ids) if spec.verse_share else None
+    starts = data.poem_starts(train_ids) if spec.start_share else None
     CKPT.mkdir(parents=True, exist_ok=True)
     ck_path, best_path = CKPT / f"{name}.pt", CKPT / f"{name}_best.pt"
     start, best, history = 0, float("inf"), []
@@ -77,7 +77,7 @@ def train(name: str, seed: int = SEED) -> dict:
         if starts is None:
             x, y = data.random_windows(train_ids, spec.batch_size, spec.block_size, gen)
         else:
-            x, y = data.verse_weighted_windows(train_ids, starts, spec.verse_share, spec.batch_size,
+            x, y = data.start_weighted_windows(train_ids, starts, spec.start_share, spec.batch_size,
                                                spec.block_size, gen)
         for g in opt.param_groups:
             g["lr"] = lr_at(step, spec)

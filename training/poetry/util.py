@@ -25,7 +25,7 @@ def get_logger(name: str, path) -> logging.Logger:
 
 def load_exported(name: str):
     """The exported model as the app runs it on CPU (a bfloat16 file multiplied in bfloat16)."""
-    from specdec_core.runtimes.bf16_linear import load_causal_lm
+    from specdec_core.runtimes.shipped_model import load_causal_lm
     return load_causal_lm(ASSETS / name, torch.device("cpu")).eval()
 
 

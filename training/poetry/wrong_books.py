@@ -10,6 +10,7 @@ import re
 import subprocess
 from pathlib import Path
 
+from training.poetry.build_corpus import to_traditional
 from training.poetry.paths import DEB_DIR
 
 PACKAGE = "fortunes-zh"
@@ -71,16 +72,6 @@ def modern_score(body: str) -> int:
 
 def is_modern(body: str) -> bool:
     return modern_score(body) * 40 >= len(body)   # >= one modern marker per 40 characters
-
-
-def to_traditional(bodies: list[str], config: str) -> list[str]:
-    try:
-        import opencc
-    except ImportError:
-        raise SystemExit("the corpus needs OpenCC: run `make training-env` (pip install -r requirements-training.txt)") from None
-    conv = opencc.OpenCC(f"{config}.json") if not hasattr(opencc.OpenCC, "from_config") else None
-    conv = conv or opencc.OpenCC(config)
-    return [conv.convert(b) for b in bodies]
 
 
 def modern_prose() -> list[str]:
