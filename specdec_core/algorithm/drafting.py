@@ -39,5 +39,7 @@ def small_support(logits: torch.Tensor, noise: float) -> torch.Tensor | None:
     """
     if logits.dim() != 1 or noise > 0:
         return None
+    if bool(logits.min() > float("-inf")):   # a whole-vocabulary head: one reduction, no search
+        return None
     support = (logits > float("-inf")).nonzero().flatten()
     return support if len(support) <= SMALL_SUPPORT * len(logits) else None

@@ -14,9 +14,9 @@ from specdec_core.runtimes.shipped_model import load_causal_lm
 
 POETRY_DIR = Path(__file__).resolve().parents[2] / "assets" / "models" / "poetry"
 # The draft-quality ladder, poorest first by measured alpha at temperature 1.0: sum_x min(p, q)
-# on the target's own samples, metrics.json "alpha_master_samples" (0.18, 0.34, 0.37, 0.43, 0.54,
-# 0.77; model card assets/models/README.md). Measured, not assumed: the order of the unigram and
-# trigram has flipped once already, when the target was retrained.
+# on the target's own samples, metrics.json "alpha_master_samples" (a test checks the order; the
+# model card assets/models/README.md has the values). Measured, not assumed: the order of the
+# unigram and trigram has flipped once already, when the target was retrained.
 LADDER = ("mismatched", "unigram", "trigram", "bigram", "tiny", "distilled", "int8-master")
 MODEL_RUNGS = ("tiny", "distilled")  # transformers in their own directories; the rest are counts in ngram/
 QUANTISED = "int8-master"            # the master's own weights rounded to int8 rows, made on first use

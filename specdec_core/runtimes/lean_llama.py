@@ -92,7 +92,7 @@ class LeanLlamaLM:
         self.embedding, self.rotary = body.embed_tokens, body.rotary_emb
         self.layers = [_LeanLayer(layer) for layer in body.layers]
         self.norm, self.head = body.norm.weight, Rows(model.lm_head)
-        self.capacity = 0
+        self.capacity, self.caches = 0, []
         self.start()
 
     @property
@@ -119,14 +119,14 @@ class LeanLlamaLM:
         if end > self.capacity:
             self._grow(max(end, 2 * self.capacity))
         x = self.embedding(torch.tensor(tokens[begin:], device=self.device))              # (T, H)
-        rotation = self.cos[begin:end], self.sin[begin:end]
+        rotation = self.cos[begin:end], self.sin[begin:end]                                # (T, heads + 2 kv, D)
         # each new position sees the cache and the new positions up to itself
         mask = None if end - begin == 1 else (
             torch.ones(end - begin, end, dtype=torch.bool, device=self.device).tril(begin))
-        for layer, keys, values in zip(self.layers, self.keys, self.values):
-            x = layer(x, self, keys, values, begin, rotation, mask)
+        for layer, cache in zip(self.layers, self.caches):
+            x = layer(x, self, cache, begin, rotation, mask)
         self.cached = list(tokens)
-        return self.head(rms_norm(x[-n_last:], self.norm, self.eps))
+        return self.head(F.rms_norm(x[-n_last:], x.shape[-1:], self.norm, self.eps))
 
     def rollback(self, n_keep: int) -> None:
         """Drop cached positions past n_keep; the next forward writes over them."""
@@ -134,15 +134,13 @@ class LeanLlamaLM:
 
     def _grow(self, capacity: int) -> None:
         """Room for `capacity` positions, keeping what is cached, and rotary tables to match."""
-        shape, kept = (1, self.kv_heads, capacity, self.head_dim), self.cache_len
-        grown = [[torch.zeros(shape, device=self.device) for _ in self.layers] for _ in range(2)]
-        if kept:
-            for new, old in zip(grown[0] + grown[1], self.keys + self.values):
-                new[:, :, :kept] = old[:, :, :kept]
-        self.keys, self.values = grown
-        positions = torch.arange(capacity, device=self.device)[None]
-        cos, sin = self.rotary(torch.zeros(1, device=self.device), positions)
-        self.cos, self.sin, self.capacity = cos[0], sin[0], capacity                       # (capacity, D)
+        kept = self.cache_len
+        grown = [torch.zeros((2, self.kv_heads, capacity, self.head_dim), device=self.device) for _ in self.layers]
+        for new, old in zip(grown, self.caches):
+            new[:, :, :kept] = old[:, :, :kept]
+        self.caches = grown                                                # per layer (keys | values, kv, capacity, D)
+        self.cos, self.sin = rotary_tables(self.rotary, capacity, self.heads, self.kv_heads, self.device)
+        self.capacity = capacity
 
 
 class _LeanLayer:
@@ -152,25 +150,35 @@ class _LeanLayer:
         self.qkv, self.out = Rows(a.q_proj, a.k_proj, a.v_proj), Rows(a.o_proj)
         self.gate_up, self.down = Rows(mlp.gate_proj, mlp.up_proj), Rows(mlp.down_proj)
 
-    def __call__(self, x, lm: LeanLlamaLM, keys, values, begin, rotation, mask):
-        t, end, d = len(x), begin + len(x), lm.head_dim
-        q, k, v = self.qkv(rms_norm(x, self.attention_norm, lm.eps)).split(
-            (lm.heads * d, lm.kv_heads * d, lm.kv_heads * d), dim=-1)
-        q = rotate(q.view(t, lm.heads, d).transpose(0, 1), *rotation)                     # (heads, T, D)
-        keys[0, :, begin:end] = rotate(k.view(t, lm.kv_heads, d).transpose(0, 1), *rotation)
-        values[0, :, begin:end] = v.view(t, lm.kv_heads, d).transpose(0, 1)
-        attended = F.scaled_dot_product_attention(q[None], keys[:, :, :end], values[:, :, :end],
-                                                  attn_mask=mask, enable_gqa=True)        # (1, heads, T, D)
+    def __call__(self, x, lm: LeanLlamaLM, cache, begin, rotation, mask):
+        # Few, whole-tensor operations: in a one-token step each costs more in dispatch than in arithmetic.
+        t, end, d, width = len(x), begin + len(x), lm.head_dim, x.shape[-1:]
+        qkv = rotate(self.qkv(F.rms_norm(x, width, self.attention_norm, lm.eps)).view(t, -1, d), *rotation)
+        cache[:, :, begin:end] = qkv[:, lm.heads:].view(t, 2, lm.kv_heads, d).permute(1, 2, 0, 3)
+        attended = F.scaled_dot_product_attention(qkv[:, : lm.heads].transpose(0, 1)[None], cache[:1, :, :end],
+                                                  cache[1:, :, :end], attn_mask=mask, enable_gqa=True)  # (1, heads, T, D)
         x = x + self.out(attended[0].transpose(0, 1).reshape(t, lm.heads * d))
-        gate, up = self.gate_up(rms_norm(x, self.mlp_norm, lm.eps)).split(lm.mlp_width, dim=-1)
-        return x + self.down(F.silu(gate) * up)                                           # (T, H)
+        gate_up = self.gate_up(F.rms_norm(x, width, self.mlp_norm, lm.eps))
+        return x + self.down(F.silu(gate_up[:, : lm.mlp_width]) * gate_up[:, lm.mlp_width :])   # (T, H)
 
 
-def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
-    return weight * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps))
+def rotary_tables(rotary, capacity: int, heads: int, kv_heads: int, device) -> tuple[torch.Tensor, torch.Tensor]:
+    """cos and signed sin (capacity, heads + 2 kv_heads, D) that turn each position's query, key and
+    value heads, side by side, into what Llama attends with, in one rotate() a layer.
+
+    Llama rotates each query and key head by halves: x cos + (-x₂, x₁) sin. (-x₂, x₁) is x rolled
+    by half a head with its first half negated, so the sign goes into the sin table. Value heads are
+    not rotated: cos 1 and sin 0 leave them exactly as they were.
+    """
+    positions = torch.arange(capacity, device=device)[None]
+    cos, sin = (table[0, :, None] for table in rotary(torch.zeros(1, device=device), positions))  # (capacity, 1, D)
+    half = cos.shape[-1] // 2
+    sin = torch.cat((-sin[..., :half], sin[..., half:]), -1)
+    rotated, kept = (capacity, heads + kv_heads, cos.shape[-1]), (capacity, kv_heads, cos.shape[-1])
+    return (torch.cat((cos.expand(rotated), torch.ones(kept, device=device)), 1),
+            torch.cat((sin.expand(rotated), torch.zeros(kept, device=device)), 1))
 
 
-def rotate(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
-    """Rotary position embedding as Llama applies it: halves of each head rotated together."""
-    half = x.shape[-1] // 2
-    return x * cos + torch.cat((-x[..., half:], x[..., :half]), -1) * sin
+def rotate(x: torch.Tensor, cos: torch.Tensor, signed_sin: torch.Tensor) -> torch.Tensor:
+    """x (T, heads, D) rotated as rotary_tables says, for tables (T, heads, D)."""
+    return torch.addcmul(x * cos, x.roll(x.shape[-1] // 2, -1), signed_sin)
