@@ -21,9 +21,14 @@ def test_pruned_ngrams_back_off_to_the_shorter_context():
     assert torch.isclose(pruned.probs([5, 6]).sum(), torch.tensor(1.0), atol=1e-6)
 
 
-def test_a_small_vocabulary_stores_ids_in_two_bytes(tmp_path):
+def test_small_ids_and_counts_are_stored_in_two_bytes_and_large_counts_in_more(tmp_path):
     model = NgramModel.fit(SEQUENCES, 2, 10)
     model.save(tmp_path / "bigram.safetensors")
     loaded = NgramModel.load(tmp_path / "bigram.safetensors")
-    assert loaded.arrays["ngrams_2"].dtype.itemsize == 2
+    assert {name: values.dtype.itemsize for name, values in loaded.arrays.items()} == {
+        "unigram": 2, "ngrams_2": 2, "counts_2": 2}
     assert torch.equal(loaded.probs([5]), model.probs([5]))
+    model.arrays["counts_2"][0] = 70_000                                 # past two bytes: kept whole
+    model.save(tmp_path / "large.safetensors")
+    large = NgramModel.load(tmp_path / "large.safetensors")
+    assert large.arrays["counts_2"].dtype.itemsize == 4 and large.arrays["counts_2"][0] == 70_000
