@@ -2,8 +2,9 @@
 
 Usage: .venv/bin/python -m tools.screenshots [out_dir]   (default docs/screenshots; needs `apt-get install chromium
 fonts-noto-cjk fonts-noto-color-emoji`, which .ci/run does). The scriptorium is shown a few steps into its run, the
-proof after a finished small run, the speed lab after one measurement; runs are archived into a temporary file, so
-the archive page shows this session's runs and the user's own archive is never touched.
+proof after a finished run (and, for the TV chart, a run of a broken rule with a poor scribe, whose bias shows), the
+speed lab after one measurement, presenter mode at a projector's 1280 x 720, the race mid-way; runs are archived into
+a temporary file, so the archive page shows this session's runs and the user's own archive is never touched.
 """
 from __future__ import annotations
 
@@ -18,8 +19,13 @@ WORDS = {  # the words the tool waits for and clicks, as the pages show them
     "zh": {"home": "御筆樓：墨卿與阿速", "counter": "已寫字數", "step": "下一步 ▶"},
     "en": {"home": "The Scriptorium: Mo Qing and A-Su", "counter": "Tokens written", "step": "Step ▶",
            "iron_rule": "The iron rule:", "sample": "Start sampling", "verdict": "cannot be told apart from the exact distribution",
-           "measure": "Measure", "measured": "Cost ratio c", "archive": "The archive"},
+           "measure": "Measure", "measured": "Cost ratio c", "archive": "The archive",
+           "tv": "More samples, less noise: TV as samples grow"},
 }
+PROJECTOR = {"width": 1280, "height": 720}
+RACE = {"title": "賽跑：墨卿獨寫，對上師徒合寫", "start": "▶ 開跑"}
+RACE_SHOWN_AFTER_S = 1.5  # into the slowed replay (a few seconds long): both lanes part-written
+BROKEN = {"rule": "resample-p", "scribe": "bigram"}  # a broken rule with a poor scribe: its bias shows by 10,000
 STEPS = 5  # into the scriptorium's run: far enough to show seals, a correction and counters that moved
 
 
@@ -48,8 +54,30 @@ def main(out_dir: Path) -> None:
             tab.get_by_role("button", name=en["measure"], exact=True).click()
             wait_ready(tab, en["measured"], timeout=600)
             _save(tab, out_dir / "speed_lab-en.png", scroll_to=tab.locator('[data-testid="stMetric"]').first)
+            _open(tab, base, "proof", "en", en["sample"], samples="10000", **BROKEN)
+            tab.get_by_role("button", name=en["sample"]).click()
+            tab.get_by_text(en["tv"]).first.wait_for(timeout=600_000)
+            wait_ready(tab, en["tv"], timeout=600)
+            _save(tab, out_dir / "proof-tv-en.png", scroll_to=tab.get_by_text(en["tv"]).first)
             _open(tab, base, "archive", "en", en["archive"])
             _save(tab, out_dir / "archive-en.png")
+            _presenter_and_race(browser, base, out_dir)
+
+
+def _presenter_and_race(browser, base: str, out_dir: Path) -> None:
+    """Presenter mode five steps into its run, at a projector's size; the race part-way through its replay."""
+    zh = WORDS["zh"]
+    tab = browser.new_context(viewport=PROJECTOR).new_page()
+    open_page(tab, base, "scriptorium", expect=zh["step"], presenter="true", large="true")
+    for _ in range(STEPS):
+        tab.get_by_role("button", name=zh["step"]).click()
+        wait_ready(tab, zh["step"])
+    _save(tab, out_dir / "presenter-zh.png")
+    tab = browser.new_context(viewport=VIEWPORT).new_page()
+    _open(tab, base, "race", "zh", RACE["title"], timeout=300)
+    tab.get_by_role("button", name=RACE["start"]).click()
+    time.sleep(RACE_SHOWN_AFTER_S)
+    _save(tab, out_dir / "race-zh.png", settle_s=0.0)
 
 
 def _open(tab, base: str, page: str, lang: str, expect: str, timeout: float = 120, **query) -> None:
@@ -60,14 +88,15 @@ def _open(tab, base: str, page: str, lang: str, expect: str, timeout: float = 12
     wait_ready(tab, expect, timeout)
 
 
-def _save(tab, path: Path, scroll_to=None) -> None:
-    """One 1400 x 1000 view; a traceback on the page stops the tool rather than going into the README."""
+def _save(tab, path: Path, scroll_to=None, settle_s: float = 1.0) -> None:
+    """One view at the tab's size; a traceback on the page stops the tool rather than going into the README."""
     if tab.locator(EXCEPTION).count():
         raise RuntimeError(f"{tab.url} shows an exception: {tab.locator(EXCEPTION).first.inner_text()}")
     if scroll_to is not None:
         scroll_to.scroll_into_view_if_needed()
-    tab.mouse.move(VIEWPORT["width"] - 5, VIEWPORT["height"] - 5)  # no tooltip from the last button clicked
-    time.sleep(1.0)  # plotly draws its charts after the script is done
+    size = tab.viewport_size
+    tab.mouse.move(size["width"] - 5, size["height"] - 5)  # no tooltip from the last button clicked
+    time.sleep(settle_s)  # plotly draws its charts after the script is done
     tab.screenshot(path=str(path))
     print(f"{path}  ({tab.url})")
 
