@@ -1,4 +1,5 @@
 """The count scribe: a proper distribution, and pruned counts that back off to shorter contexts."""
+import pytest
 import torch
 
 from specdec_core.drafts.ngram import NgramModel
@@ -32,3 +33,6 @@ def test_small_ids_and_counts_are_stored_in_two_bytes_and_large_counts_in_more(t
     model.save(tmp_path / "large.safetensors")
     large = NgramModel.load(tmp_path / "large.safetensors")
     assert large.arrays["counts_2"].dtype.itemsize == 4 and large.arrays["counts_2"][0] == 70_000
+    model.arrays["counts_2"][0] = -1                                     # never a count: refused, not wrapped
+    with pytest.raises(ValueError, match="never negative"):
+        model.save(tmp_path / "negative.safetensors")

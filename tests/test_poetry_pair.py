@@ -31,6 +31,13 @@ def test_the_ladder_is_complete_and_the_quantised_master_is_default(poetry):
     assert poetry.vocab_size == poetry.target.config.vocab_size
 
 
+def test_the_pairs_shipped_files_fit_in_60_mb():
+    """Decimal megabytes, as the limit reads: the master alone is 48.6 of them."""
+    files = [f for f in POETRY_DIR.rglob("*") if f.is_file()]
+    assert POETRY_DIR / "master" / "model.safetensors" in files
+    assert sum(f.stat().st_size for f in files) <= 60_000_000
+
+
 def test_the_ladder_climbs_in_measured_alpha_from_below_03_to_above_075(poetry):
     """The slider's order is the measured order, and it spans the issue's range."""
     alpha = measured_alpha()

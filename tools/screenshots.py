@@ -16,15 +16,18 @@ from pathlib import Path
 from tools.browser import EXCEPTION, ROOT, VIEWPORT, app_server, choose_language, chromium, open_page, wait_ready
 
 WORDS = {  # the words the tool waits for and clicks, as the pages show them
-    "zh": {"home": "御筆樓：墨卿與阿速", "counter": "已寫字數", "step": "下一步 ▶"},
+    "zh": {"home": "御筆樓：墨卿與阿速", "counter": "已寫字數", "step": "下一步 ▶",
+           "race": "賽跑：墨卿獨寫，對上師徒合寫", "start": "▶ 開跑", "again": "再量一次"},
     "en": {"home": "The Scriptorium: Mo Qing and A-Su", "counter": "Tokens written", "step": "Step ▶",
            "iron_rule": "The iron rule:", "sample": "Start sampling", "verdict": "cannot be told apart from the exact distribution",
            "measure": "Measure", "measured": "Cost ratio c", "archive": "The archive",
            "tv": "More samples, less noise: TV as samples grow"},
 }
 PROJECTOR = {"width": 1280, "height": 720}
-RACE = {"title": "賽跑：墨卿獨寫，對上師徒合寫", "start": "▶ 開跑"}
-RACE_SHOWN_AFTER_S = 1.5  # into the slowed replay (a few seconds long): both lanes part-written
+RACE_SHOWN_AT = 0.3  # of master and scribe's characters written, not all: the race part-way through its replay
+# each lane's count under it, as the race page writes it in Chinese: "{n} / {total} 字，{s} 秒"
+RACE_COUNTS = """() => [...document.querySelectorAll('[data-testid="stCaptionContainer"]')]
+    .map(c => c.innerText.match(/^(\\d+) \\/ (\\d+) 字/)).filter(m => m).map(m => [+m[1], +m[2]])"""
 BROKEN = {"rule": "resample-p", "scribe": "bigram"}  # a broken rule with a poor scribe: its bias shows by 10,000
 STEPS = 5  # into the scriptorium's run: far enough to show seals, a correction and counters that moved
 
@@ -65,18 +68,23 @@ def main(out_dir: Path) -> None:
 
 
 def _presenter_and_race(browser, base: str, out_dir: Path) -> None:
-    """Presenter mode five steps into its run, at a projector's size; the race part-way through its replay."""
+    """Presenter mode five steps into its run, at a projector's size; the race, timed a second time, part-way
+    through its replay."""
     zh = WORDS["zh"]
     tab = browser.new_context(viewport=PROJECTOR).new_page()
-    open_page(tab, base, "scriptorium", expect=zh["step"], presenter="true", large="true")
+    _open(tab, base, "scriptorium", "zh", zh["step"], presenter="true", large="true")
     for _ in range(STEPS):
         tab.get_by_role("button", name=zh["step"]).click()
         wait_ready(tab, zh["step"])
     _save(tab, out_dir / "presenter-zh.png")
     tab = browser.new_context(viewport=VIEWPORT).new_page()
-    _open(tab, base, "race", "zh", RACE["title"], timeout=300)
-    tab.get_by_role("button", name=RACE["start"]).click()
-    time.sleep(RACE_SHOWN_AFTER_S)
+    _open(tab, base, "race", "zh", zh["race"], timeout=300)
+    tab.get_by_role("button", name=zh["again"]).click()   # timed again: the page's first runs pay for warming up
+    wait_ready(tab, zh["race"], timeout=300)
+    tab.get_by_role("button", name=zh["start"]).click()
+    part_way = f"lanes[1][0] >= {RACE_SHOWN_AT} * lanes[1][1] && lanes[1][0] < lanes[1][1]"  # lane 1: master and scribe
+    tab.wait_for_function(f"() => {{ const lanes = ({RACE_COUNTS})(); return lanes.length == 2 && {part_way}; }}",
+                          timeout=60_000)
     _save(tab, out_dir / "race-zh.png", settle_s=0.0)
 
 

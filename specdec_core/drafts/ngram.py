@@ -22,7 +22,7 @@ class NgramModel:
     def __init__(self, order: int, vocab_size: int, arrays: dict[str, np.ndarray]):
         self.order = order
         self.vocab_size = vocab_size
-        self.arrays = arrays  # the counts as saved: unigram (V,), ngrams_o (M, o), counts_o (M,)
+        self.arrays = arrays  # the counts: unigram (V,), ngrams_o (M, o), counts_o (M,); save() narrows their type
         unigram = arrays["unigram"].astype(np.float64)
         self.unigram = torch.from_numpy(unigram / max(unigram.sum(), 1.0)).float()  # (V,)
         # order -> {context tuple: (next tokens, counts, total, distinct next tokens)}
@@ -87,14 +87,16 @@ def _to_arrays(counts: dict[int, Counter], vocab_size: int) -> dict[str, np.ndar
     return arrays
 
 
-def _compact(counts: np.ndarray) -> np.ndarray:
-    """Non-negative integers in the narrowest of 2, 4 or 8 bytes that holds them. A character
-    vocabulary's ids and a pruned table's counts fit in 2: a third of the file that 4 and 8 made."""
-    top = int(counts.max()) if counts.size else 0
+def _compact(values: np.ndarray) -> np.ndarray:
+    """Ids or counts (never negative) in the narrowest of 2, 4 or 8 bytes that holds them: a
+    character vocabulary's ids and a pruned table's counts fit in two."""
+    if values.size and values.min() < 0:
+        raise ValueError("n-gram ids and counts are never negative")
+    top = int(values.max()) if values.size else 0
     for narrow in (np.uint16, np.int32):
         if top <= np.iinfo(narrow).max:
-            return counts.astype(narrow)
-    return counts.astype(np.int64)
+            return values.astype(narrow)
+    return values.astype(np.int64)
 
 
 def _group_by_context(ngrams: np.ndarray, counts: np.ndarray) -> dict:

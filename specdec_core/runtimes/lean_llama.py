@@ -2,11 +2,12 @@
 
 A decode feeds one token per forward (k + 1 to verify), and transformers' Llama runs each forward
 through dozens of modules, dtype casts and cache bookkeeping per layer: for a small draft that is
-most of the cost. This forward keeps the same arithmetic (the same linear layers or int8 kernel,
-float32 elsewhere, the model's own rotary tables) and writes into a preallocated key/value cache;
-an int8 model's query, key and value matrices are multiplied as one, and its gate and up as one.
-Its logits equal transformers' (``tests/test_lean_llama.py`` checks them to 1e-5). The target takes
-it too, so a speedup compares a lean draft with a lean target, not with transformers' overhead.
+most of the cost. This forward keeps the arithmetic up to rounding (the same linear layers or int8
+kernel, float32 elsewhere, the model's own rotary tables) in few whole-tensor operations, and
+writes into a preallocated key/value cache; an int8 or bfloat16 model's query, key and value
+matrices are multiplied as one, and its gate and up as one. Its logits equal transformers'
+(``tests/test_lean_llama.py`` checks them to 1e-5). The target takes it too, so a speedup compares
+a lean draft with a lean target, not with transformers' overhead.
 The timings are on the model card (assets/models/README.md).
 
 ``cached_lm_for`` gives a model this forward where it fits and transformers' (cached_lm.py)
@@ -154,21 +155,25 @@ class _LeanLayer:
         # Few, whole-tensor operations: in a one-token step each costs more in dispatch than in arithmetic.
         t, end, d, width = len(x), begin + len(x), lm.head_dim, x.shape[-1:]
         qkv = rotate(self.qkv(F.rms_norm(x, width, self.attention_norm, lm.eps)).view(t, -1, d), *rotation)
+        # qkv: (T, heads + 2 kv, D), the query heads rotated, then the keys rotated, then the values
         cache[:, :, begin:end] = qkv[:, lm.heads:].view(t, 2, lm.kv_heads, d).permute(1, 2, 0, 3)
         attended = F.scaled_dot_product_attention(qkv[:, : lm.heads].transpose(0, 1)[None], cache[:1, :, :end],
-                                                  cache[1:, :, :end], attn_mask=mask, enable_gqa=True)  # (1, heads, T, D)
+                                                  cache[1:, :, :end], attn_mask=mask,
+                                                  enable_gqa=True)                             # (1, heads, T, D)
         x = x + self.out(attended[0].transpose(0, 1).reshape(t, lm.heads * d))
         gate_up = self.gate_up(F.rms_norm(x, width, self.mlp_norm, lm.eps))
         return x + self.down(F.silu(gate_up[:, : lm.mlp_width]) * gate_up[:, lm.mlp_width :])   # (T, H)
 
 
-def rotary_tables(rotary, capacity: int, heads: int, kv_heads: int, device) -> tuple[torch.Tensor, torch.Tensor]:
+def rotary_tables(rotary: nn.Module, capacity: int, heads: int, kv_heads: int,
+                  device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
     """cos and signed sin (capacity, heads + 2 kv_heads, D) that turn each position's query, key and
     value heads, side by side, into what Llama attends with, in one rotate() a layer.
 
     Llama rotates each query and key head by halves: x cos + (-x₂, x₁) sin. (-x₂, x₁) is x rolled
     by half a head with its first half negated, so the sign goes into the sin table. Value heads are
-    not rotated: cos 1 and sin 0 leave them exactly as they were.
+    not rotated: cos 1 and sin 0 leave finite values as they were. The tables hold a row per head
+    (the poetry master's 1,024 positions: 12 MB both) so that one rotate() serves all three.
     """
     positions = torch.arange(capacity, device=device)[None]
     cos, sin = (table[0, :, None] for table in rotary(torch.zeros(1, device=device), positions))  # (capacity, 1, D)
@@ -180,5 +185,5 @@ def rotary_tables(rotary, capacity: int, heads: int, kv_heads: int, device) -> t
 
 
 def rotate(x: torch.Tensor, cos: torch.Tensor, signed_sin: torch.Tensor) -> torch.Tensor:
-    """x (T, heads, D) rotated as rotary_tables says, for tables (T, heads, D)."""
+    """x (T, heads + 2 kv_heads, D) rotated as rotary_tables says, by tables of the same shape."""
     return torch.addcmul(x * cos, x.roll(x.shape[-1] // 2, -1), signed_sin)
