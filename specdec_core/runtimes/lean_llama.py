@@ -120,7 +120,7 @@ class LeanLlamaLM:
         if end > self.capacity:
             self._grow(max(end, 2 * self.capacity))
         x = self.embedding(torch.tensor(tokens[begin:], device=self.device))              # (T, H)
-        rotation = self.cos[begin:end], self.sin[begin:end]                                # (T, heads + 2 kv, D)
+        rotation = per_head(self.cos[begin:end], self.sin[begin:end], self.heads, self.kv_heads)  # (T, heads + 2 kv, D)
         # each new position sees the cache and the new positions up to itself
         mask = None if end - begin == 1 else (
             torch.ones(end - begin, end, dtype=torch.bool, device=self.device).tril(begin))
@@ -140,7 +140,7 @@ class LeanLlamaLM:
         for new, old in zip(grown, self.caches):
             new[:, :, :kept] = old[:, :, :kept]
         self.caches = grown                                                # per layer (keys | values, kv, capacity, D)
-        self.cos, self.sin = rotary_tables(self.rotary, capacity, self.heads, self.kv_heads, self.device)
+        self.cos, self.sin = rotary_tables(self.rotary, capacity, self.device)
         self.capacity = capacity
 
 
@@ -165,25 +165,30 @@ class _LeanLayer:
         return x + self.down(F.silu(gate_up[:, : lm.mlp_width]) * gate_up[:, lm.mlp_width :])   # (T, H)
 
 
-def rotary_tables(rotary: nn.Module, capacity: int, heads: int, kv_heads: int,
-                  device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
-    """cos and signed sin (capacity, heads + 2 kv_heads, D) that turn each position's query, key and
-    value heads, side by side, into what Llama attends with, in one rotate() a layer.
+def rotary_tables(rotary: nn.Module, capacity: int, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+    """cos and signed sin (capacity, 1, D) of Llama's rotary embedding, for rotate().
 
     Llama rotates each query and key head by halves: x cos + (-x₂, x₁) sin. (-x₂, x₁) is x rolled
-    by half a head with its first half negated, so the sign goes into the sin table. Value heads are
-    not rotated: cos 1 and sin 0 leave finite values as they were. The tables hold a row per head
-    (the poetry master's 1,024 positions: 12 MB both) so that one rotate() serves all three.
+    by half a head with its first half negated, so the sign goes into the sin table.
     """
     positions = torch.arange(capacity, device=device)[None]
     cos, sin = (table[0, :, None] for table in rotary(torch.zeros(1, device=device), positions))  # (capacity, 1, D)
     half = cos.shape[-1] // 2
-    sin = torch.cat((-sin[..., :half], sin[..., half:]), -1)
-    rotated, kept = (capacity, heads + kv_heads, cos.shape[-1]), (capacity, kv_heads, cos.shape[-1])
-    return (torch.cat((cos.expand(rotated), torch.ones(kept, device=device)), 1),
-            torch.cat((sin.expand(rotated), torch.zeros(kept, device=device)), 1))
+    return cos, torch.cat((-sin[..., :half], sin[..., half:]), -1)
+
+
+def per_head(cos: torch.Tensor, signed_sin: torch.Tensor, heads: int,
+             kv_heads: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """The tables (T, 1, D) widened to the query, key and value heads side by side (T, heads + 2
+    kv_heads, D), so that one rotate() a layer serves all three: value heads are not rotated, and cos
+    1 with sin 0 leaves finite values as they were. Made per forward for its T positions, not kept:
+    per head and position for a whole cache they would weigh about a third of the cache itself."""
+    t, d = cos.shape[0], cos.shape[-1]
+    rotated, kept = (t, heads + kv_heads, d), (t, kv_heads, d)
+    return (torch.cat((cos.expand(rotated), cos.new_ones(kept)), 1),
+            torch.cat((signed_sin.expand(rotated), signed_sin.new_zeros(kept)), 1))
 
 
 def rotate(x: torch.Tensor, cos: torch.Tensor, signed_sin: torch.Tensor) -> torch.Tensor:
-    """x (T, heads + 2 kv_heads, D) rotated as rotary_tables says, by tables of the same shape."""
+    """x (T, heads + 2 kv_heads, D) rotated by per_head's tables of the same shape."""
     return torch.addcmul(x * cos, x.roll(x.shape[-1] // 2, -1), signed_sin)
