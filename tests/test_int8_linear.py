@@ -71,6 +71,7 @@ def test_an_int8_copy_of_a_master_is_close_and_leaves_the_master_as_it_was():
     quantised = int8_copy(master)
     assert isinstance(quantised.lm_head, Int8Linear) and isinstance(quantised.model.layers[1].mlp.up_proj, Int8Linear)
     assert isinstance(master.lm_head, Bf16Linear)                                   # the master keeps its own
+    assert quantised.model.embed_tokens.weight is master.model.embed_tokens.weight  # shared, not copied
     assert isinstance(cached_lm_for(quantised), LeanLlamaLM)
     ids = torch.tensor([[1, 5, 9, 13, 2, 40]])
     with torch.no_grad():

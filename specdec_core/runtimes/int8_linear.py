@@ -68,8 +68,12 @@ def int8_rows(matrix: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
 
 def int8_copy(model: nn.Module) -> nn.Module:
     """A copy of a CPU model in which every bias-free matrix (float32 or bfloat16, the head too)
-    multiplies by its weight rounded to int8 rows: a quantised master, the usual top draft."""
-    quantised = copy.deepcopy(model).eval()
+    multiplies by its weight rounded to int8 rows: a quantised master, the usual top draft.
+
+    Only the modules are copied: the copy shares the model's tensors (its embedding and norms stay
+    one object in memory; the float matrices it reads are replaced, never written)."""
+    shared = {id(tensor): tensor for tensor in [*model.parameters(), *model.buffers()]}
+    quantised = copy.deepcopy(model, memo=shared).eval()
     for name, module in list(quantised.named_modules()):
         if isinstance(module, (nn.Linear, Bf16Linear)) and module.bias is None:
             parent_name, _, child = name.rpartition(".")
