@@ -70,6 +70,20 @@ def test_a_link_with_a_value_out_of_range_says_so_and_uses_the_default():
     assert any("k=99" in w.value for w in app.sidebar.warning)
 
 
+def test_the_poetry_scribe_drafts_a_line_a_round_by_default_and_other_pairs_four():
+    app = open_page("parable", "en")
+    assert not app.exception
+    assert app.session_state["choice"].pair == "poetry" and app.session_state["choice"].settings.k == 6
+    set_setting(app, "pair", "tiny")
+    assert app.session_state["choice"].settings.k == 4 and app.query_params["k"] in ("4", ["4"])
+
+
+def test_a_link_keeps_its_own_k_for_the_poetry_pair():
+    app = open_page("parable", "en", pair="poetry", k="2")
+    assert not app.exception
+    assert app.session_state["choice"].settings.k == 2
+
+
 def test_a_setting_changed_by_hand_reaches_the_run_and_the_url():
     app = open_page("scriptorium", "en", pair="tiny", k="2")
     set_setting(app, "k", 5)

@@ -15,7 +15,7 @@ from typing import Callable
 import streamlit as st
 
 from specdec_core.pairs.pair import ModelPair, PairError
-from specdec_core.pairs.registry import DEFAULT_NEW_TOKENS, default_new_tokens
+from specdec_core.pairs.registry import DEFAULT_K, DEFAULT_NEW_TOKENS, default_k, default_new_tokens
 from specdec_core.settings import DecodeSettings, SamplingConfig
 from ui.shared.errors import explain
 from ui.shared.i18n import DEFAULT_LANGUAGE, LANGUAGES
@@ -65,7 +65,7 @@ KNOBS = {
     "max_new": Knob(int, DEFAULT_NEW_TOKENS, 8, 128),
     "scribe": Knob(str),
     "noise": Knob(float, 0.0, 0.0, 1.0),
-    "k": Knob(int, 4, 1, 12),
+    "k": Knob(int, DEFAULT_K, 1, 12),
     "temperature": Knob(float, 1.0, 0.0, 2.0),
     "top_p": Knob(float, 1.0, 0.05, 1.0),
     "seed": Knob(int, 0, 0, 2**31 - 1),
@@ -95,7 +95,7 @@ def shared_sidebar() -> RunChoice | None:
     bar.toggle(TEXT("presenter"), help=TEXT("presenter_help"), **_widget("presenter"))
     bar.subheader(TEXT("settings"))
     pair_name = bar.selectbox(TEXT("pair"), _keep_choice("pair", pair_names()), **_widget("pair"))
-    _pair_default_length(pair_name)
+    _pair_defaults(pair_name)
     with bar.expander(TEXT("advanced")):
         device = st.selectbox(TEXT("device"), _keep_choice("device", device_names()), **_widget("device"))
         max_new = st.slider(TEXT("max_new"), 8, 128, **_widget("max_new"))
@@ -114,15 +114,16 @@ def shared_sidebar() -> RunChoice | None:
     return choice
 
 
-def _pair_default_length(pair_name: str) -> None:
-    """A pair's own default length when the pair changes (a chat answer needs more than a verse), unless
-    the link set one; drawn before the slider, which then shows it."""
-    if st.session_state.get("max_new_of") == pair_name:
+def _pair_defaults(pair_name: str) -> None:
+    """A pair's own length and k when the pair changes (a chat answer needs more than a verse; the poetry
+    scribe drafts a line), each unless the link set it; drawn before the sliders, which then show them."""
+    if st.session_state.get("defaults_of") == pair_name:
         return
-    first = "max_new_of" not in st.session_state
-    st.session_state["max_new_of"] = pair_name
-    if not (first and "max_new" in st.session_state.get("from_url", set())):
-        st.session_state["max_new"] = default_new_tokens(pair_name)
+    first = "defaults_of" not in st.session_state
+    st.session_state["defaults_of"] = pair_name
+    for key, default in (("max_new", default_new_tokens(pair_name)), ("k", default_k(pair_name))):
+        if not (first and key in st.session_state.get("from_url", set())):
+            st.session_state[key] = default
 
 
 def _other_pair_input() -> str:
@@ -154,7 +155,7 @@ def adopt_run_settings(trace, run_key: str) -> bool:
             st.session_state[key] = value
             changed = True
     typed = trace.extra.get("prompt_as_typed")
-    st.session_state.update(prompt_of=trace.pair, max_new_of=trace.pair)
+    st.session_state.update(prompt_of=trace.pair, defaults_of=trace.pair)
     if isinstance(typed, str) and st.session_state.get("prompt") != typed:
         st.session_state["prompt"], changed = typed, True
     return changed
