@@ -75,6 +75,15 @@ def test_the_figure_places_the_best_k_label_by_the_measured_point():
     assert list(fig["best"].x) == [3] and fig["best"].textposition == "bottom center"
 
 
+def test_the_best_k_label_above_the_highest_point_has_room():
+    """The label over a star at the top of the curve was cut off by the plot's edge ("Theory's best k = 12")."""
+    result = bench_result(k=6, alpha=0.99, c=0.5, verify_cost=1.2, measured=1.5)
+    figure = speedup_figure(result, {2: 1.1}, CURVE_LABELS)
+    highest = max(max(trace.y) for trace in figure.data)
+    assert traces_of(figure)["best"].textposition.startswith("top")
+    assert figure.layout.yaxis.range[0] == 0 and figure.layout.yaxis.range[1] >= 1.1 * highest
+
+
 def test_speedup_figure_without_earlier_points_has_no_earlier_trace():
     assert "earlier" not in traces_of(speedup_figure(bench_result(), {4: 1.5}, CURVE_LABELS))
 

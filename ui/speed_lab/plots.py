@@ -66,7 +66,8 @@ def speedup_figure(result: dict, earlier: dict[int, float], labels: dict[str, st
         marker=dict(color=INK, size=18, symbol="star"), showlegend=False,
     )
     fig.update_xaxes(title=labels["k"], dtick=1, range=[0.5, K_MAX + 0.5])
-    fig.update_yaxes(title=labels["speedup"], rangemode="tozero")
+    highest = max([*curve.values(), *paper.values(), *others.values(), result["speedup_vs_plain"], 1.0])
+    fig.update_yaxes(title=labels["speedup"], range=[0, highest * 1.15])  # room for the best k's label above the top
     return _paper_look(fig, labels["title"])
 
 
