@@ -70,18 +70,22 @@ def test_a_link_with_a_value_out_of_range_says_so_and_uses_the_default():
     assert any("k=99" in w.value for w in app.sidebar.warning)
 
 
-def test_the_poetry_scribe_drafts_a_line_a_round_by_default_and_other_pairs_four():
+def test_the_poetry_pair_opens_a_line_a_round_at_its_form_s_temperature_and_other_pairs_at_theirs():
     app = open_page("parable", "en")
     assert not app.exception
-    assert app.session_state["choice"].pair == "poetry" and app.session_state["choice"].settings.k == 6
+    choice = app.session_state["choice"]
+    assert (choice.pair, choice.settings.k, choice.settings.sampling.temperature) == ("poetry", 6, 0.8)
     set_setting(app, "pair", "tiny")
-    assert app.session_state["choice"].settings.k == 4 and app.query_params["k"] in ("4", ["4"])
+    settings = app.session_state["choice"].settings
+    assert (settings.k, settings.sampling.temperature) == (4, 1.0)
+    assert app.query_params["k"] in ("4", ["4"]) and app.query_params["temperature"] in ("1.0", ["1.0"])
 
 
-def test_a_link_keeps_its_own_k_for_the_poetry_pair():
-    app = open_page("parable", "en", pair="poetry", k="2")
+def test_a_link_keeps_its_own_k_and_temperature_for_the_poetry_pair():
+    app = open_page("parable", "en", pair="poetry", k="2", temperature="1.0")
     assert not app.exception
-    assert app.session_state["choice"].settings.k == 2
+    settings = app.session_state["choice"].settings
+    assert (settings.k, settings.sampling.temperature) == (2, 1.0)
 
 
 def test_a_setting_changed_by_hand_reaches_the_run_and_the_url():

@@ -7,15 +7,17 @@ from pathlib import Path
 
 from specdec_core.decoding.proof_run import page_run, run_as_dict
 from specdec_core.pairs.pair import ModelPair
-from specdec_core.pairs.registry import default_k, default_new_tokens
+from specdec_core.pairs.registry import run_defaults
 from specdec_core.services import recorded
 from specdec_core.services.bench import run_bench
-from specdec_core.settings import DecodeSettings
+from specdec_core.settings import DecodeSettings, SamplingConfig
 
 
 def default_settings(pair: ModelPair) -> DecodeSettings:
-    """The sidebar's defaults for the pair (ui/shared/sidebar.py: the pair's k and length, seed 0)."""
-    return DecodeSettings(k=default_k(pair.name), seed=0, max_new_tokens=default_new_tokens(pair.name))
+    """The sidebar's defaults for the pair (ui/shared/sidebar.py: the pair's own k, length and temperature, seed 0)."""
+    defaults = run_defaults(pair.name)
+    return DecodeSettings(k=defaults.k, seed=0, max_new_tokens=defaults.max_new_tokens,
+                          sampling=SamplingConfig(temperature=defaults.temperature))
 
 
 def record_proof(pair: ModelPair) -> Path:

@@ -15,7 +15,7 @@ from typing import Callable
 import streamlit as st
 
 from specdec_core.pairs.pair import ModelPair, PairError
-from specdec_core.pairs.registry import DEFAULT_K, DEFAULT_NEW_TOKENS, default_k, default_new_tokens
+from specdec_core.pairs.registry import RunDefaults, run_defaults
 from specdec_core.settings import DecodeSettings, SamplingConfig
 from ui.shared.errors import explain
 from ui.shared.i18n import DEFAULT_LANGUAGE, LANGUAGES
@@ -62,11 +62,11 @@ KNOBS = {
     "pair": Knob(str),
     "other": Knob(str, ""),
     "device": Knob(str),
-    "max_new": Knob(int, DEFAULT_NEW_TOKENS, 8, 128),
+    "max_new": Knob(int, RunDefaults.max_new_tokens, 8, 128),
     "scribe": Knob(str),
     "noise": Knob(float, 0.0, 0.0, 1.0),
-    "k": Knob(int, DEFAULT_K, 1, 12),
-    "temperature": Knob(float, 1.0, 0.0, 2.0),
+    "k": Knob(int, RunDefaults.k, 1, 12),
+    "temperature": Knob(float, RunDefaults.temperature, 0.0, 2.0),
     "top_p": Knob(float, 1.0, 0.05, 1.0),
     "seed": Knob(int, 0, 0, 2**31 - 1),
     "prompt": Knob(str),
@@ -115,13 +115,15 @@ def shared_sidebar() -> RunChoice | None:
 
 
 def _pair_defaults(pair_name: str) -> None:
-    """A pair's own length and k when the pair changes (a chat answer needs more than a verse; the poetry
-    scribe drafts a line), each unless the link set it; drawn before the sliders, which then show them."""
+    """A pair's own length, k and temperature when the pair changes (a chat answer needs more than a
+    verse; the poetry scribe drafts a line), each unless the link set it; drawn before the sliders,
+    which then show them."""
     if st.session_state.get("defaults_of") == pair_name:
         return
     first = "defaults_of" not in st.session_state
     st.session_state["defaults_of"] = pair_name
-    for key, default in (("max_new", default_new_tokens(pair_name)), ("k", default_k(pair_name))):
+    defaults = run_defaults(pair_name)
+    for key, default in (("max_new", defaults.max_new_tokens), ("k", defaults.k), ("temperature", defaults.temperature)):
         if not (first and key in st.session_state.get("from_url", set())):
             st.session_state[key] = default
 
