@@ -22,7 +22,7 @@ if st.button(TEXT("start"), type="primary"):
     st.session_state["moment"] = 1  # the scriptorium opens on the first draft of its run
     st.switch_page("views/scriptorium.py")
 choice = st.session_state.get("choice")
-scenario_buttons(list(cached_pair(choice.pair, choice.device).drafts) if choice else [])
+scenario_buttons(choice.pair if choice else "", list(cached_pair(choice.pair, choice.device).drafts) if choice else [])
 for act, pages in ACTS.items():
     with st.container(border=True):
         st.subheader(TEXT(f"act{act}_title"))

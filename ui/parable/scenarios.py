@@ -1,25 +1,27 @@
 """One-click scenarios for a class: each sets the sidebar and opens the page that shows it.
 
 A scenario is one line of data: the page, the rung of the ladder ("best" or "poorest"), and the
-settings it changes; everything else stays as the sidebar has it.
+settings it changes; the temperature goes back to the pair's own unless the scenario names one (after
+"greedy"), and everything else stays as the sidebar has it.
 """
 from __future__ import annotations
 
 import streamlit as st
 
+from specdec_core.pairs.registry import run_defaults
 from ui.parable.texts import TEXT
 
 SCENARIOS = {
-    "good": dict(page="scriptorium", rung="best", noise=0.0, temperature=1.0),
-    "poor": dict(page="scriptorium", rung="poorest", noise=0.0, temperature=1.0),
-    "shaky": dict(page="scriptorium", rung="best", noise=0.6, temperature=1.0),
+    "good": dict(page="scriptorium", rung="best", noise=0.0),
+    "poor": dict(page="scriptorium", rung="poorest", noise=0.0),
+    "shaky": dict(page="scriptorium", rung="best", noise=0.6),
     "greedy": dict(page="scriptorium", rung="best", noise=0.0, temperature=0.0),
     # a poorer scribe shows a broken rule's bias sooner (it grows with 1 - alpha)
-    "broken": dict(page="proof", rung="poorest", noise=0.0, temperature=1.0, proof_rule="resample-p"),
+    "broken": dict(page="proof", rung="poorest", noise=0.0, proof_rule="resample-p"),
 }
 
 
-def scenario_buttons(ladder: list[str]) -> None:
+def scenario_buttons(pair: str, ladder: list[str]) -> None:
     """A row of buttons, one a scenario; a click sets the sidebar and opens the page."""
     st.subheader(TEXT("scenarios"))
     chosen = None
@@ -28,11 +30,11 @@ def scenario_buttons(ladder: list[str]) -> None:
                          width="stretch", disabled=not ladder):
             chosen = name
     if chosen:
-        open_scenario(chosen, ladder)
+        open_scenario(chosen, pair, ladder)
 
 
-def open_scenario(name: str, ladder: list[str]) -> None:
-    settings = dict(SCENARIOS[name])
+def open_scenario(name: str, pair: str, ladder: list[str]) -> None:
+    settings = {"temperature": run_defaults(pair).temperature} | SCENARIOS[name]
     page, rung = settings.pop("page"), settings.pop("rung")
     st.session_state["scribe"] = ladder[-1] if rung == "best" else ladder[0]
     st.session_state.update(settings, moment=1)
