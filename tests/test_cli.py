@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from specdec_core.services.cli import main
+from specdec_core.services.cli import _parser, _with_pair_defaults, main
 
 
 def run_json(capsys, *argv) -> dict:
@@ -41,6 +41,15 @@ def test_bench_json_keys(capsys):
     assert set(out["tokens_per_s"]) == {"speculative", "plain", "hf_assisted"}
     assert 0 <= out["overhead_fraction"] < 1 and 0 < out["alpha"] <= 1
     assert out["prompts"] == 2  # the tiny pair's two example prompts
+
+
+def test_what_a_command_leaves_out_is_the_pair_s_own_as_the_app_opens_it():
+    poetry = _with_pair_defaults(_parser().parse_args(["generate", "--prompt", "床"]))
+    assert (poetry.k, poetry.temperature, poetry.max_new_tokens) == (6, 0.8, 48)
+    tiny = _with_pair_defaults(_parser().parse_args(["bench", "--pair", "tiny", "--temperature", "0.5"]))
+    assert (tiny.k, tiny.temperature, tiny.tokens) == (4, 0.5, 64)
+    chat = _with_pair_defaults(_parser().parse_args(["proof", "--pair", "smollm2", "--k", "2"]))
+    assert (chat.k, chat.temperature) == (2, 1.0)
 
 
 def test_bench_times_the_prompts_of_a_file(capsys, tmp_path):

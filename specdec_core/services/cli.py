@@ -13,7 +13,7 @@ from specdec_core.algorithm.rules import RULES
 from specdec_core.algorithm.trace import Trace, segments, summarize
 from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.pairs.pair import PairError
-from specdec_core.pairs.registry import PAIR_LOADERS, available_pairs, load_pair
+from specdec_core.pairs.registry import PAIR_LOADERS, available_pairs, load_pair, run_defaults
 from specdec_core.services.cli_args import number, whole, whole_list
 from specdec_core.settings import MAX_K, MAX_SEED, DecodeSettings, SamplingConfig, SettingsError
 
@@ -23,7 +23,7 @@ SEALED, STRUCK, CORRECTED, BONUS, RESET = "\033[32m", "\033[9;2;31m", "\033[1;31
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args = _with_pair_defaults(_parser().parse_args(argv))
     hf_logging.disable_progress_bar()  # the terminal shows the trace, not weight-loading bars
     try:
         return args.command(args)
@@ -45,7 +45,7 @@ def _generate_args(commands) -> None:
     gen = commands.add_parser("generate", help="one traced run, coloured by the target's verdicts")
     _common(gen)
     gen.add_argument("--prompt", required=True)
-    gen.add_argument("--max-new-tokens", type=whole(1, MAX_NEW_TOKENS), default=48)
+    gen.add_argument("--max-new-tokens", type=whole(1, MAX_NEW_TOKENS), default=None, help="default: the pair's own, as the app opens it")
     gen.add_argument("--plain", action="store_true", help="the target alone, no draft")
     gen.add_argument("--adaptive-k", action="store_true")
     gen.add_argument("--noise", type=number(0.0, 1.0), default=0.0)
@@ -102,13 +102,25 @@ def _prompts_file(parser: argparse.ArgumentParser) -> None:
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pair", default="poetry", help=f"{', '.join(PAIR_LOADERS)}, or TARGET,DRAFT (local directories or hub ids)")
     parser.add_argument("--scribe", default=None, help="default: the pair's best scribe")
-    parser.add_argument("--k", type=whole(1, MAX_K), default=4)
-    parser.add_argument("--temperature", type=number(0.0, 10.0), default=1.0)
+    parser.add_argument("--k", type=whole(1, MAX_K), default=None, help="default: the pair's own, as the app opens it")
+    parser.add_argument("--temperature", type=number(0.0, 10.0), default=None, help="default: the pair's own, as the app opens it")
     parser.add_argument("--top-k", type=whole(0, 10**9), default=0)
     parser.add_argument("--top-p", type=number(0.0, 1.0), default=1.0)
     parser.add_argument("--seed", type=whole(0, MAX_SEED), default=0)
     parser.add_argument("--device", default="auto", help="auto (CUDA when present), cpu or cuda")
     parser.add_argument("--json", action="store_true")
+
+
+def _with_pair_defaults(args: argparse.Namespace) -> argparse.Namespace:
+    """The k, temperature and length a command left out: the pair's own (pairs/registry.py), as the app
+    opens it, so that a command re-measures what the app and the model card show."""
+    if not hasattr(args, "pair"):
+        return args
+    defaults = run_defaults(args.pair)
+    for name, value in (("k", defaults.k), ("temperature", defaults.temperature), ("max_new_tokens", defaults.max_new_tokens)):
+        if getattr(args, name, False) is None:
+            setattr(args, name, value)
+    return args
 
 
 def _settings(args, **extra) -> DecodeSettings:
