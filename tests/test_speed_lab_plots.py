@@ -19,6 +19,7 @@ from ui.speed_lab.plots import (
     sweep_heatmap,
     theory_best,
     theory_curve,
+    top_with_headroom,
     verdict,
 )
 from ui.speed_lab.texts import TEXT
@@ -82,6 +83,11 @@ def test_the_best_k_label_above_the_highest_point_has_room():
     highest = max(max(trace.y) for trace in figure.data)
     assert traces_of(figure)["best"].textposition.startswith("top")
     assert figure.layout.yaxis.range[0] == 0 and figure.layout.yaxis.range[1] >= 1.1 * highest
+
+
+def test_an_axis_top_ignores_values_that_are_not_finite():
+    assert top_with_headroom([float("nan"), 2.0, float("inf")]) == pytest.approx(2.3)
+    assert top_with_headroom([float("nan")]) == pytest.approx(1.0)
 
 
 def test_speedup_figure_without_earlier_points_has_no_earlier_trace():

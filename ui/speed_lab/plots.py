@@ -5,6 +5,8 @@ functions are testable alone and the charts show only what a measurement gave th
 """
 from __future__ import annotations
 
+import math
+
 import plotly.graph_objects as go
 
 from specdec_core.algorithm.theory import best_k, expected_tokens_per_round, speedup
@@ -19,6 +21,7 @@ POOR_ALPHA = 0.5  # below this the master usually stops within the first two dra
 SLOW_DRAFT = 0.3  # k drafts costing over 0.3 of a master pass eat most of a small gain
 COSTLY_VERIFY = 1.2  # a (k+1)-token pass 20% dearer than a 1-token pass: compute-bound, not memory-bound
 HEAVY_OVERHEAD = 0.15  # share of each round spent outside both models' forwards
+HEADROOM = 1.15  # the y axis reaches this far past the highest value: room for a label above it
 
 
 def theory_curve(alpha: float, c: float, verify_cost: float, k_max: int = K_MAX) -> dict[int, float]:
@@ -66,8 +69,8 @@ def speedup_figure(result: dict, earlier: dict[int, float], labels: dict[str, st
         marker=dict(color=INK, size=18, symbol="star"), showlegend=False,
     )
     fig.update_xaxes(title=labels["k"], dtick=1, range=[0.5, K_MAX + 0.5])
-    highest = max([*curve.values(), *paper.values(), *others.values(), result["speedup_vs_plain"], 1.0])
-    fig.update_yaxes(title=labels["speedup"], range=[0, highest * 1.15])  # room for the best k's label above the top
+    values = [*curve.values(), *paper.values(), *others.values(), result["speedup_vs_plain"], 1.0]
+    fig.update_yaxes(title=labels["speedup"], range=[0, top_with_headroom(values)])  # the best k's label may stand on top
     return _paper_look(fig, labels["title"])
 
 
@@ -98,8 +101,15 @@ def breakdown_figure(split: dict[str, dict[str, float]], labels: dict[str, str])
     totals = [sum(split[mode][part] for part, _ in parts) for mode in ("speculative", "plain")]
     fig.add_scatter(x=bars, y=totals, mode="text", text=[f"{t:.2f}" for t in totals], textposition="top center", showlegend=False)
     fig.update_layout(barmode="stack")
-    fig.update_yaxes(title=labels["ms"], range=[0, max(totals) * 1.15])  # room for the totals above the bars
+    fig.update_yaxes(title=labels["ms"], range=[0, top_with_headroom(totals)])  # the totals stand above the bars
     return _paper_look(fig, labels["title"])
+
+
+def top_with_headroom(values: list[float]) -> float:
+    """The top of a y axis from 0: HEADROOM past the highest finite value (a value a broken recording
+    made NaN or infinite is left out rather than spoiling the axis); 1 when none is finite."""
+    finite = [v for v in values if math.isfinite(v)]
+    return max(finite, default=1.0 / HEADROOM) * HEADROOM
 
 
 def sweep_grid(cells: dict[tuple[int, float], dict], ks: list[int], temperatures: list[float], key: str = "speedup_vs_plain") -> list[list[float | None]]:
