@@ -81,6 +81,13 @@ def test_the_poetry_pair_opens_a_line_a_round_at_its_form_s_temperature_and_othe
     assert app.query_params["k"] in ("4", ["4"]) and app.query_params["temperature"] in ("1.0", ["1.0"])
 
 
+def test_a_link_s_k_out_of_range_gives_the_pair_s_own():
+    app = open_page("parable", "en", pair="poetry", k="99")
+    assert not app.exception
+    assert app.session_state["choice"].settings.k == 6
+    assert any("k=99" in w.value for w in app.sidebar.warning)
+
+
 def test_a_link_keeps_its_own_k_and_temperature_for_the_poetry_pair():
     app = open_page("parable", "en", pair="poetry", k="2", temperature="1.0")
     assert not app.exception
@@ -113,14 +120,15 @@ def test_another_pair_from_two_folders_in_the_servers_model_folder(tmp_path, tin
 
 
 @pytest.mark.parametrize("scenario, page, expect", [
-    ("good", "The scriptorium, round by round", dict(scribe="int8-master", noise=0.0)),
-    ("poor", "The scriptorium, round by round", dict(scribe="mismatched", noise=0.0)),
-    ("shaky", "The scriptorium, round by round", dict(scribe="int8-master", noise=0.6)),
+    ("good", "The scriptorium, round by round", dict(scribe="int8-master", noise=0.0, temperature=0.8)),
+    ("poor", "The scriptorium, round by round", dict(scribe="mismatched", noise=0.0, temperature=0.8)),
+    ("shaky", "The scriptorium, round by round", dict(scribe="int8-master", noise=0.6, temperature=0.8)),
     ("greedy", "The scriptorium, round by round", dict(temperature=0.0)),
-    ("broken", None, dict(scribe="mismatched", proof_rule="resample-p")),
+    ("broken", None, dict(scribe="mismatched", proof_rule="resample-p", temperature=0.8)),
 ])
 def test_a_scenario_sets_the_sidebar_and_opens_its_page(scenario, page, expect):
-    app = open_page("parable", "en")
+    """Every scenario but greedy leaves the poetry pair at its own temperature, where its recordings were made."""
+    app = open_page("parable", "en", temperature="0.3")
     app.button(key=f"scenario_{scenario}").click().run()
     assert not app.exception
     if page:

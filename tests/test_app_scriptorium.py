@@ -93,7 +93,7 @@ def test_a_link_keeps_its_own_length_for_a_chat_pair():
 
 
 def test_replaying_an_archived_run_sets_the_sidebar_to_its_settings(tmp_path, monkeypatch):
-    """#27: replaying a run left the sidebar on the default pair, k = 4, T = 1: sheet and settings disagreed."""
+    """#27: replaying a run left the sidebar on the default pair's own settings: sheet and settings disagreed."""
     from specdec_core.services.archive import Archive
     from specdec_core.settings import DecodeSettings, SamplingConfig
     from ui.shared.runs import cached_run

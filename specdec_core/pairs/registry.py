@@ -1,4 +1,4 @@
-"""The registry of named pairs: each name and its loader, which are present here, and loading by name."""
+"""The registry of named pairs: each name, its loader and its run defaults, which are present here, and loading by name."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -23,7 +23,7 @@ class RunDefaults:
     temperature: float = 1.0
 
 
-DEFAULTS = {
+RUN_DEFAULTS = {
     # The parable's scribe rushes out a line (a 五言 line: five characters and its ，or 。), and the
     # master's form was measured at T = 0.8 (model card, "The default k and temperature").
     "poetry": RunDefaults(k=6, temperature=0.8),
@@ -32,7 +32,8 @@ DEFAULTS = {
 
 
 def run_defaults(name: str) -> RunDefaults:
-    return DEFAULTS.get(name, RunDefaults())
+    """A pair's own defaults; any other pair (two models of a teacher's own) takes the common ones."""
+    return RUN_DEFAULTS.get(name, RunDefaults())
 
 
 PAIR_LOADERS: dict[str, Callable[[torch.device], ModelPair]] = {

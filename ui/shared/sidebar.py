@@ -123,7 +123,8 @@ def _pair_defaults(pair_name: str) -> None:
     first = "defaults_of" not in st.session_state
     st.session_state["defaults_of"] = pair_name
     defaults = run_defaults(pair_name)
-    for key, default in (("max_new", defaults.max_new_tokens), ("k", defaults.k), ("temperature", defaults.temperature)):
+    wanted = {"max_new": defaults.max_new_tokens, "k": defaults.k, "temperature": defaults.temperature}
+    for key, default in wanted.items():
         if not (first and key in st.session_state.get("from_url", set())):
             st.session_state[key] = default
 
