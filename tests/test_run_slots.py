@@ -1,6 +1,9 @@
-"""A crowd on one server: the same run asked for at once is computed once, and slots bound the work."""
+"""A crowd on one server: the same run asked for at once is computed once, and slots bound the work;
+alone, a proof's batch takes every core."""
 import threading
 import time
+
+import torch
 
 from specdec_core.settings import DecodeSettings
 from ui.shared import run_slots, runs
@@ -86,3 +89,36 @@ def test_a_long_computation_lends_its_page_slot(monkeypatch):
         thread.join(10)
     assert drawn.is_set()
     run_slots._page_slots.clear()
+
+
+def test_a_batch_takes_every_core_only_when_no_other_run_computes(monkeypatch):
+    monkeypatch.setenv(run_slots.SLOTS_VAR, "2")
+    run_slots._model_slots.clear()
+    threads_before = torch.get_num_threads()
+    try:
+        _every_core_alone_one_when_shared()
+    finally:
+        torch.set_num_threads(threads_before)  # the tests after this one keep their cores
+        run_slots._model_slots.clear()
+
+
+def _every_core_alone_one_when_shared() -> None:
+    with run_slots.every_core_when_idle():
+        alone = torch.get_num_threads()
+    assert alone == 2 and torch.get_num_threads() == 1
+    holding, done = threading.Event(), threading.Event()
+
+    def student():
+        with run_slots.run_slot():
+            holding.set()
+            done.wait(5)
+
+    thread = threading.Thread(target=student)
+    thread.start()
+    holding.wait(5)
+    with run_slots.every_core_when_idle():
+        shared = torch.get_num_threads()
+        assert run_slots._model_slots().acquire(blocking=False) is False  # the other slot is this batch's
+    done.set()
+    thread.join(5)
+    assert shared == 1

@@ -6,7 +6,7 @@ import streamlit as st
 from specdec_core.decoding.proof_run import Exact, ProofRun, SampleStream, exact_pair
 from specdec_core.decoding.proof_run import draw_batch as draw_unslotted
 from ui.shared.models import cached_pair
-from ui.shared.run_slots import run_slot
+from ui.shared.run_slots import every_core_when_idle
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -15,6 +15,6 @@ def cached_exact(pair_name: str, device: str, ids: tuple[int, ...], sampling, n_
 
 
 def draw_batch(run: ProofRun, speculative: SampleStream, plain: SampleStream, exact: Exact) -> None:
-    """One batch of each stream, in one of the server's compute slots."""
-    with run_slot():
+    """One batch of each stream, on every core when the server is otherwise idle, else in one slot."""
+    with every_core_when_idle():
         draw_unslotted(run, speculative, plain, exact)

@@ -1,5 +1,5 @@
 """How much work one server process does at once: a page slot and a model slot per CPU core, one torch
-thread per run.
+thread per run (a proof's batch on an idle server takes every core).
 
 A Streamlit server runs every session's script in a thread of one process. Left alone, thirty
 sessions are thirty threads taking turns on one GIL and, through torch, sixty compute threads on two
@@ -68,6 +68,30 @@ def long_work() -> Iterator[None]:
 
 @contextmanager
 def run_slot() -> Iterator[None]:
-    """Hold one of the process's model slots while the block computes."""
+    """Hold one of the process's model slots while the block computes, on one torch thread."""
     with _model_slots():
+        torch.set_num_threads(1)  # this script thread's own setting: set on every run, whatever ran before
         yield
+
+
+@contextmanager
+def every_core_when_idle() -> Iterator[None]:
+    """Every model slot and a torch thread per core for the block when no other run computes (a
+    lecturer's proof batch on a quiet server then takes about half the time); one slot and one thread,
+    as run_slot, when another run holds a slot. Never waits for the whole machine: a crowd goes first."""
+    slots, wanted, taken = _model_slots(), slot_count(), 0
+    while taken < wanted and slots.acquire(blocking=False):
+        taken += 1
+    if taken < wanted:
+        for _ in range(taken):
+            slots.release()
+        with run_slot():
+            yield
+        return
+    torch.set_num_threads(wanted)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(1)
+        for _ in range(taken):
+            slots.release()
