@@ -12,7 +12,7 @@ import streamlit as st
 from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.settings import DecodeSettings
 from ui.shared.models import cached_pair
-from ui.shared.run_slots import every_core_when_idle
+from ui.shared.run_slots import run_slot
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -22,7 +22,7 @@ def cached_race(pair_name: str, device: str, scribe: str, prompt: str, settings:
     pair = cached_pair(pair_name, device)
     ids = pair.encode_prompt(prompt, settings.max_new_tokens)
     full_length = replace(settings, stop_at_eos=False)
-    with every_core_when_idle():  # both methods alike: the same cores for the whole comparison
+    with run_slot():
         plain = plain_generate(pair.as_target(), ids, full_length)
         speculative = speculative_generate(pair.as_target(), pair.draft(scribe), ids, full_length)
     return plain.to_json(), speculative.to_json()

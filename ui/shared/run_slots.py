@@ -1,5 +1,5 @@
 """How much work one server process does at once: a page slot and a model slot per CPU core, one torch
-thread per run (a timed race, a speed measurement or a proof's batch on an idle server takes every core).
+thread per run (a proof's batch on an idle server takes every core).
 
 A Streamlit server runs every session's script in a thread of one process. Left alone, thirty
 sessions are thirty threads taking turns on one GIL and, through torch, sixty compute threads on two
@@ -77,9 +77,8 @@ def run_slot() -> Iterator[None]:
 @contextmanager
 def every_core_when_idle() -> Iterator[None]:
     """Every model slot and a torch thread per core for the block when no other run computes (a
-    lecturer's proof batch on a quiet server then takes about half the time, and a race or a speed
-    measurement runs as the command line's bench does); one slot and one thread, as run_slot, when
-    another run holds a slot. Never waits for the whole machine: a crowd goes first."""
+    lecturer's proof batch on a quiet server then takes about half the time); one slot and one thread,
+    as run_slot, when another run holds a slot. Never waits for the whole machine: a crowd goes first."""
     slots, wanted, taken = _model_slots(), slot_count(), 0
     while taken < wanted and slots.acquire(blocking=False):
         taken += 1

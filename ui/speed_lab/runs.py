@@ -9,7 +9,7 @@ from specdec_core.services.bench import run_bench
 from specdec_core.services.recorded import LAB_PROMPTS, LAB_REPEATS, LAB_TOKENS, lab_settings
 from specdec_core.settings import DecodeSettings, SamplingConfig
 from ui.shared.models import cached_pair
-from ui.shared.run_slots import every_core_when_idle
+from ui.shared.run_slots import run_slot
 
 # One measurement is the core's (services.recorded: a few seconds on two busy CPU cores with the poetry
 # pair), so a recording stands for it exactly; the 15-cell sweep stays well under a minute. One repeat:
@@ -24,7 +24,7 @@ SWEEP_TEMPERATURES = [0.0, 0.7, 1.0]
 def cached_bench(pair_name: str, device: str, scribe: str, settings: DecodeSettings, prompts: tuple[str, ...]) -> dict:
     """run_bench's report: speculative and plain decoding interleaved on the same prompts."""
     pair = cached_pair(pair_name, device)
-    with every_core_when_idle():  # both methods alike: the same cores for the whole comparison
+    with run_slot():
         return run_bench(pair, scribe, settings, list(prompts), repeats=REPEATS)
 
 
