@@ -17,7 +17,7 @@ from ui.shared.run_slots import run_slot
 MEASURE_TOKENS, MEASURE_PROMPTS, REPEATS = LAB_TOKENS, LAB_PROMPTS, LAB_REPEATS
 SWEEP_TOKENS, SWEEP_PROMPTS = LAB_TOKENS, LAB_PROMPTS  # each cell a whole measurement: 2 prompts x 16 tokens read as noise
 SWEEP_KS = [1, 2, 4, 6, 8]
-SWEEP_TEMPERATURES = [0.0, 0.7, 1.0]
+SWEEP_TEMPERATURES = [0.0, 0.8, 1.0]  # greedy, the poetry pair's own, the model's untempered p
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
