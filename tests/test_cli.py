@@ -40,6 +40,9 @@ def test_bench_json_keys(capsys):
     assert {"tokens_per_s", "speedup_vs_plain", "ratio_vs_hf", "alpha", "c", "predicted_speedup", "overhead_fraction"} <= out.keys()
     assert set(out["tokens_per_s"]) == {"speculative", "plain", "hf_assisted"}
     assert 0 <= out["overhead_fraction"] < 1 and 0 < out["alpha"] <= 1
+    split = out["time_split"]
+    forwards = split["plain"]["verify"] / (split["speculative"]["draft"] + split["speculative"]["verify"])
+    assert out["speedup_forwards_only"] == forwards > 0
     assert out["prompts"] == 2  # the tiny pair's two example prompts
 
 

@@ -183,7 +183,7 @@ def _bench(args) -> int:
     runs = [run_bench(pair, args.scribe, replace(base, k=k), prompts, args.repeats, args.vs_hf) for k in ks]
     result = max(runs, key=lambda r: r["speedup_vs_plain"])
     if len(runs) > 1:
-        result = result | {"sweep": [{key: r[key] for key in ("k", "speedup_vs_plain", "predicted_speedup", "alpha", "c", "verify_cost")} for r in runs]}
+        result = result | {"sweep": [{key: r[key] for key in ("k", "speedup_vs_plain", "speedup_forwards_only", "predicted_speedup", "alpha", "c", "verify_cost")} for r in runs]}
     if args.json:
         print(json.dumps(result))
     else:
