@@ -3,6 +3,7 @@ alone, a proof's batch takes every core."""
 import threading
 import time
 
+import pytest
 import torch
 
 from specdec_core.settings import DecodeSettings
@@ -91,12 +92,14 @@ def test_a_long_computation_lends_its_page_slot(monkeypatch):
     run_slots._page_slots.clear()
 
 
-def test_a_batch_takes_every_core_only_when_no_other_run_computes(monkeypatch):
+def test_a_draw_takes_every_core_only_when_no_other_run_computes(monkeypatch):
     monkeypatch.setenv(run_slots.SLOTS_VAR, "2")
+    monkeypatch.setattr(run_slots, "CORES", 2)
     run_slots._model_slots.clear()
     threads_before = torch.get_num_threads()
     try:
         _every_core_alone_one_when_shared()
+        _an_error_inside_leaves_one_thread_and_every_slot_free()
     finally:
         torch.set_num_threads(threads_before)  # the tests after this one keep their cores
         run_slots._model_slots.clear()
@@ -116,9 +119,33 @@ def _every_core_alone_one_when_shared() -> None:
     thread = threading.Thread(target=student)
     thread.start()
     holding.wait(5)
+    torch.set_num_threads(3)  # whatever this thread ran at before, a shared draw runs on one
     with run_slots.every_core_when_idle():
         shared = torch.get_num_threads()
-        assert run_slots._model_slots().acquire(blocking=False) is False  # the other slot is this batch's
+        assert run_slots._model_slots().acquire(blocking=False) is False  # the other slot is this draw's
     done.set()
     thread.join(5)
     assert shared == 1
+
+
+def _an_error_inside_leaves_one_thread_and_every_slot_free() -> None:
+    with pytest.raises(KeyError):
+        with run_slots.every_core_when_idle():
+            raise KeyError("a stop in the middle of a draw")
+    assert torch.get_num_threads() == 1
+    slots = run_slots._model_slots()
+    assert all(slots.acquire(blocking=False) for _ in range(2))
+    slots.release(), slots.release()
+
+
+def test_a_slot_count_past_the_cores_takes_no_more_threads_than_cores(monkeypatch):
+    monkeypatch.setenv(run_slots.SLOTS_VAR, "30")  # many pages at once on two cores
+    monkeypatch.setattr(run_slots, "CORES", 2)
+    run_slots._model_slots.clear()
+    threads_before = torch.get_num_threads()
+    try:
+        with run_slots.every_core_when_idle():
+            assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(threads_before)
+        run_slots._model_slots.clear()

@@ -7,7 +7,9 @@ command line (`python -m specdec_core proof --as-page`) runs the same loop to ti
 from __future__ import annotations
 
 import time
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
+from typing import Callable
 
 import numpy as np
 
@@ -81,12 +83,17 @@ def batch_size(total: int) -> int:
     return max(500, total // 10)
 
 
-def draw_batch(run: ProofRun, speculative: SampleStream, plain: SampleStream, exact: Exact) -> None:
+def draw_batch(run: ProofRun, speculative: SampleStream, plain: SampleStream, exact: Exact,
+               each_draw: Callable[[], AbstractContextManager] = nullcontext) -> None:
     """One batch of each stream, kept together (a Stop between the two draws keeps neither), and each
-    stream's TV over the joint's cells as fixed for the whole run."""
+    stream's TV over the joint's cells as fixed for the whole run. Each stream's draw runs inside a
+    fresh each_draw() (a server's compute slot, held one draw at a time)."""
     started = time.perf_counter()
     size = min(batch_size(run.total), run.total - run.done)
-    drawn = speculative.draw(size), plain.draw(size)
+    with each_draw():
+        first = speculative.draw(size)
+    with each_draw():
+        drawn = first, plain.draw(size)
     run.speculative.append(drawn[0])
     run.plain.append(drawn[1])
     run.seconds += time.perf_counter() - started

@@ -1,5 +1,6 @@
 """How much work one server process does at once: a page slot and a model slot per CPU core, one torch
-thread per run (a proof's batch on an idle server takes every core).
+thread per run (a proof's draw on an idle server takes every core). torch's thread count belongs to each
+thread (a new thread starts from the last count any thread set), so every run sets its own.
 
 A Streamlit server runs every session's script in a thread of one process. Left alone, thirty
 sessions are thirty threads taking turns on one GIL and, through torch, sixty compute threads on two
@@ -27,10 +28,20 @@ def slot_count() -> int:
     return int(wanted) if wanted.isdigit() and int(wanted) > 0 else len(os.sched_getaffinity(0))
 
 
+CORES = len(os.sched_getaffinity(0))  # the most torch threads one run may take, whatever the slot count
+
+
+class Slots(threading.BoundedSemaphore):
+    """The model slots, with their number as they were made."""
+
+    def __init__(self, count: int):
+        super().__init__(count)
+        self.count = count
+
+
 @st.cache_resource(show_spinner=False)
-def _model_slots() -> threading.BoundedSemaphore:
-    torch.set_num_threads(1)  # per process, once: every run shares this setting
-    return threading.BoundedSemaphore(slot_count())
+def _model_slots() -> Slots:
+    return Slots(slot_count())
 
 
 @st.cache_resource(show_spinner=False)
@@ -76,22 +87,21 @@ def run_slot() -> Iterator[None]:
 
 @contextmanager
 def every_core_when_idle() -> Iterator[None]:
-    """Every model slot and a torch thread per core for the block when no other run computes (a
-    lecturer's proof batch on a quiet server then takes about half the time); one slot and one thread,
-    as run_slot, when another run holds a slot. Never waits for the whole machine: a crowd goes first."""
-    slots, wanted, taken = _model_slots(), slot_count(), 0
-    while taken < wanted and slots.acquire(blocking=False):
-        taken += 1
-    if taken < wanted:
-        for _ in range(taken):
-            slots.release()
-        with run_slot():
-            yield
-        return
-    torch.set_num_threads(wanted)
+    """Every model slot and a torch thread per core (at most CORES) for the block when no other run
+    computes: a lecturer's proof on a quiet server then draws in about half the time. One slot and one
+    thread, as run_slot, when another run holds a slot. It never waits for the whole machine, but a run
+    that arrives meanwhile waits for the block: keep the block to one draw (about a second)."""
+    slots, taken = _model_slots(), 0
     try:
-        yield
+        while taken < slots.count and slots.acquire(blocking=False):
+            taken += 1
+        if taken == slots.count:
+            torch.set_num_threads(min(slots.count, CORES))
+            yield
+            return
     finally:
         torch.set_num_threads(1)
         for _ in range(taken):
             slots.release()
+    with run_slot():
+        yield
