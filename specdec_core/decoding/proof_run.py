@@ -91,11 +91,11 @@ def draw_batch(run: ProofRun, speculative: SampleStream, plain: SampleStream, ex
     started = time.perf_counter()
     size = min(batch_size(run.total), run.total - run.done)
     with each_draw():
-        first = speculative.draw(size)
+        speculative_batch = speculative.draw(size)
     with each_draw():
-        drawn = first, plain.draw(size)
-    run.speculative.append(drawn[0])
-    run.plain.append(drawn[1])
+        plain_batch = plain.draw(size)
+    run.speculative.append(speculative_batch)
+    run.plain.append(plain_batch)
     run.seconds += time.perf_counter() - started
     keep = exact.joint.probs * run.total >= MIN_EXPECTED  # the cells the finished run can test, fixed from the start
     point = {"n": run.done}

@@ -21,14 +21,12 @@ import torch
 
 SLOTS_VAR = "SCRIPTORIUM_RUN_SLOTS"  # overrides the number of pages (and of runs) served at once
 _holding = threading.local()  # whether this script thread holds a page slot
+CORES = len(os.sched_getaffinity(0))  # the most torch threads one run may take, whatever the slot count
 
 
 def slot_count() -> int:
     wanted = os.environ.get(SLOTS_VAR, "")
-    return int(wanted) if wanted.isdigit() and int(wanted) > 0 else len(os.sched_getaffinity(0))
-
-
-CORES = len(os.sched_getaffinity(0))  # the most torch threads one run may take, whatever the slot count
+    return int(wanted) if wanted.isdigit() and int(wanted) > 0 else CORES
 
 
 class Slots(threading.BoundedSemaphore):
@@ -91,17 +89,26 @@ def every_core_when_idle() -> Iterator[None]:
     computes: a lecturer's proof on a quiet server then draws in about half the time. One slot and one
     thread, as run_slot, when another run holds a slot. It never waits for the whole machine, but a run
     that arrives meanwhile waits for the block: keep the block to one draw (about a second)."""
-    slots, taken = _model_slots(), 0
-    try:
-        while taken < slots.count and slots.acquire(blocking=False):
-            taken += 1
-        if taken == slots.count:
-            torch.set_num_threads(min(slots.count, CORES))
+    slots = _model_slots()
+    if not _take_every_slot(slots):
+        with run_slot():
             yield
-            return
+        return
+    try:
+        torch.set_num_threads(min(slots.count, CORES))
+        yield
     finally:
         torch.set_num_threads(1)
+        for _ in range(slots.count):
+            slots.release()
+
+
+def _take_every_slot(slots: Slots) -> bool:
+    """All of the slots at once without waiting, or none of them."""
+    taken = 0
+    while taken < slots.count and slots.acquire(blocking=False):
+        taken += 1
+    if taken < slots.count:
         for _ in range(taken):
             slots.release()
-    with run_slot():
-        yield
+    return taken == slots.count
