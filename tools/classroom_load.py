@@ -5,8 +5,8 @@ Usage: .venv/bin/python -m tools.classroom_load [--sessions 10,30] [--steps 3] [
 It starts the real server (`streamlit run app.py`, the shipped .streamlit/config.toml) and talks to it
 the way a browser tab does, over Streamlit's websocket protocol, but renders nothing, so the clients
 don't eat the server's cores. Each session opens the scriptorium with its own seed, waits for the
-finished page, then presses "Step ▶" a few times. Then the server's caches are cleared and every seed
-is run again alone, one after another: a crowd's sheets must equal these solo sheets exactly.
+finished page, then presses "Step ▶" a few times. Then a fresh server runs every seed again alone, one
+after another: a crowd's sheets must equal these solo sheets exactly.
 
 It prints one table row per crowd size: errors, server time to a finished page (min/median/max, from
 the request to Streamlit's script_finished), the server's peak RSS, and whether every sheet matched.
@@ -89,14 +89,6 @@ def _rerun(socket, session: Session, query: str, clicked: tuple[str, str] | None
     return buttons
 
 
-def clear_caches(base: str) -> None:
-    with connect(base.replace("http", "ws") + "/_stcore/stream", subprotocols=["streamlit"]) as socket:
-        message = BackMsg()
-        message.clear_cache = True
-        socket.send(message.SerializeToString())
-        time.sleep(1)
-
-
 class PeakRss:
     """The server process's peak resident memory, read from /proc while the block runs."""
 
@@ -143,16 +135,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pair", default="poetry")
     args = parser.parse_args(argv)
     sizes = [int(n) for n in args.sessions.split(",")]
-    rows = []
-    with tempfile.TemporaryDirectory() as folder, app_process(archive=Path(folder) / "archive.sqlite") as (base, pid):
-        open_and_step(base, args.pair, 10_000, 0)  # loads the pair once, as the lecturer's own tab would
-        for n in sizes:
-            seeds = list(range(n * 100, n * 100 + n))  # fresh seeds: no crowd reads another's cached run
-            sessions, peak_mb = crowd(base, pid, args.pair, seeds, args.steps)
-            clear_caches(base)
-            solo = {seed: open_and_step(base, args.pair, seed, args.steps).sheets for seed in seeds}
-            rows.append(report(n, sessions, solo, peak_mb))
-            print(rows[-1], flush=True)
+    crowds = {n: list(range(n * 100, n * 100 + n)) for n in sizes}  # fresh seeds: no crowd reads another's cached run
+    with tempfile.TemporaryDirectory() as folder:
+        with app_process(archive=Path(folder) / "archive.sqlite") as (base, pid):
+            open_and_step(base, args.pair, 10_000, 0)  # loads the pair once, as the lecturer's own tab would
+            seen = {n: crowd(base, pid, args.pair, seeds, args.steps) for n, seeds in crowds.items()}
+        # A second server, whose caches hold no crowd's runs (the app refuses a browser's clear_cache):
+        # every seed alone, one after another.
+        with app_process(archive=Path(folder) / "solo.sqlite") as (base, _):
+            solo = {seed: open_and_step(base, args.pair, seed, args.steps).sheets for seeds in crowds.values() for seed in seeds}
+    rows = [report(n, sessions, solo, peak_mb) for n, (sessions, peak_mb) in seen.items()]
     print("\n| sessions | errors | first page, s (min / median / max) | each step, s (min / median / max) | server peak RSS, MB | sheets equal to their solo run |")
     print("|---|---|---|---|---|---|")
     print("\n".join(rows))

@@ -8,10 +8,12 @@ are kept a few at a time, so a stream of names cannot fill the memory.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import streamlit as st
 import torch
+from streamlit.logger import get_logger
 
 from specdec_core.pairs.any_models import load_pair_from_folder
 from specdec_core.pairs.pair import PairError
@@ -20,6 +22,7 @@ from specdec_core.runtimes.device import pick_device
 
 MODEL_DIR_VAR = "SCRIPTORIUM_MODEL_DIR"
 OTHER_PAIRS_KEPT = 2  # loaded pairs of the server's own folder held in memory at once
+log = get_logger(__name__)
 
 
 def other_pairs_allowed() -> bool:
@@ -40,7 +43,10 @@ def cached_pair(name: str, device: str = "auto"):
 
 @st.cache_resource(show_spinner=False)
 def _registered_pair(name: str, device: str):
-    return load_pair(name, device)
+    started = time.perf_counter()
+    pair = load_pair(name, device)
+    log.info("loaded pair %s on %s in %.1f s", name, device, time.perf_counter() - started)  # one line a load
+    return pair
 
 
 @st.cache_resource(show_spinner=False, max_entries=OTHER_PAIRS_KEPT)
