@@ -70,6 +70,12 @@ class Exact:
     first: ExactDistribution  # p of the first token over the whole vocabulary
     joint: ExactDistribution  # p of the first two, over the cells this many samples can test
 
+    def samples_to_test_joint(self) -> float:
+        """About how many samples the likeliest joint cell needs to be tested. With no cell listed, a
+        lower bound: no joint cell is likelier than the likeliest first token."""
+        likeliest = self.joint.probs.max() if len(self.joint.probs) else self.first.probs.max()
+        return MIN_EXPECTED / likeliest
+
 
 def streams(pair, draft_name: str, ids: list[int], settings) -> tuple[SampleStream, SampleStream]:
     """Speculative and plain streams with distinct seeds, so their noise is independent."""

@@ -55,7 +55,9 @@ class CachedLM:
 
 @torch.inference_mode()
 def last_logits(model: PreTrainedModel, sequences: torch.Tensor, n_last: int = 1) -> torch.Tensor:
-    """Cache-free batched forward: logits (B, n_last, V) for equal-length sequences (B, L)."""
+    """Cache-free batched forward: logits (B, n_last, V) for equal-length sequences (B, L), B and L at least 1."""
+    if not sequences.numel():  # transformers would fail deep inside with a reshape of 0 elements
+        raise ValueError(f"a forward needs at least one row and one position, got shape {tuple(sequences.shape)}")
     sequences = sequences.to(model.device)
     mask = torch.ones_like(sequences)  # no padding: rows have equal length by construction
     return model(input_ids=sequences, attention_mask=mask, use_cache=False, logits_to_keep=n_last).logits

@@ -56,5 +56,5 @@ def _verdicts(run: ProofRun, exact: Exact, names: dict[str, str]) -> None:
         (st.success if passed else st.error)(TEXT("verdict_same" if passed else "verdict_drift", who=names[who], p=worst))
     st.dataframe(rows, hide_index=True, width="stretch")
     if not testable:
-        st.info(TEXT("joint_untestable", n=MIN_EXPECTED / exact.joint.probs.max()))
+        st.info(TEXT("joint_untestable", n=exact.samples_to_test_joint()))
     st.caption(TEXT("test_note"))
