@@ -1,7 +1,7 @@
 """The parable (home): five short acts, each linked to the page that performs it on a real run."""
 import streamlit as st
 
-from ui.parable.quiz import check_yourself
+from ui.parable.quiz import answer_key, check_yourself
 from ui.parable.scenarios import scenario_buttons
 from ui.parable.texts import MAPPING, TEXT
 from ui.shared.i18n import language
@@ -31,6 +31,7 @@ for act, pages in ACTS.items():
         for column, name in zip(st.columns(len(pages) + 2), pages):
             column.page_link(f"views/{name}.py", label=f"{TEXT('see')} {page_title(name)}", icon="🖌️")
         check_yourself(act)
+        answer_key(act)
 st.subheader(TEXT("mapping"))
 lang = language()
 st.table({TEXT("story"): [story[lang] for story, _ in MAPPING], TEXT("algorithm"): [algo[lang] for _, algo in MAPPING]})

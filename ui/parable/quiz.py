@@ -1,95 +1,339 @@
-"""Three questions a student can answer after each act, with why the answer is right.
+"""Three questions a student can answer after each act, with why the answer is right, and a teacher's key.
 
-Each question is one entry of data: the question, the options, which one is right and why, in both
-languages. The page draws them; nothing is scored or stored beyond the student's own session.
+Each question is one entry of data in both languages: an id, the question, its options, the right
+one, a short reason shown once the student answers, and the teacher's key, which says why the
+answer holds in the algorithm's terms. Each option names the claim it makes (`claim`), so
+tests/test_quiz.py can compute every claim from the algorithm and check that exactly the right one
+holds. The page draws them; nothing is scored or stored beyond the student's own session.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import streamlit as st
 
 from ui.parable.texts import TEXT
 from ui.shared.i18n import language
 
+Words = dict[str, str]
 
-def q(zh: str, en: str) -> dict[str, str]:
+
+def words(zh: str, en: str) -> Words:
     return {"zh": zh, "en": en}
 
 
+@dataclass(frozen=True)
+class Option:
+    claim: str  # what choosing this option asserts, named for the test that computes it
+    text: Words
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    ask: Words
+    options: tuple[Option, ...]
+    right: str  # the claim of the right option
+    why: Words  # shown to the student once answered
+    key: Words  # the teacher's answer key: why the right answer holds
+
+    @property
+    def right_index(self) -> int:
+        return [option.claim for option in self.options].index(self.right)
+
+
 QUIZ = {
-    1: [
-        (q("墨卿每寫一字要做什麼？", "What does the master do for every single character?"),
-         [q("重讀整張紙（讀過全部權重）", "Reread the whole sheet (move all his weights)"), q("只看上一個字", "Look at the last character only"),
-          q("一次寫完一整行", "Write a whole line at once")], 0,
-         q("自迴歸解碼每個詞元都跑一次完整前向，把全部權重讀過一遍。", "Autoregressive decoding runs one full forward pass per token, reading all the weights.")),
-        (q("墨卿慢的原因是？", "Why is the master slow?"),
-         [q("手不夠穩", "His hand is unsteady"), q("工作的順序：每個字都依賴前面所有的字", "The order of the work: each character depends on all before it"),
-          q("墨不夠", "He runs out of ink")], 1,
-         q("下一個字要等前一個字寫好才知道，所以只能一字一字來。", "The next character is known only once the previous one is written, so it goes one at a time.")),
-        (q("在 GPU 上，一次前向最花時間的是？", "On a GPU, what costs a forward pass most of its time?"),
-         [q("把權重從記憶體讀出來", "Reading the weights from memory"), q("寫出一個字", "Writing out one character"),
-          q("抽亂數", "Drawing random numbers")], 0,
-         q("解碼受記憶體頻寬限制：算得很快，讀權重很慢。", "Decoding is bound by memory bandwidth: the arithmetic is quick, reading the weights is slow.")),
-    ],
-    2: [
-        (q("阿速一行寫 k 個字，墨卿要看幾眼？", "A-Su drafts k characters; how many glances does the master need?"),
-         [q("k 眼", "k glances"), q("一眼", "One glance"), q("k + 1 眼", "k + 1 glances")], 1,
-         q("目標模型一次前向就替 k 個位置（再加一個）打分。", "One forward pass of the target scores all k positions (and one more).")),
-        (q("阿速可以自作主張嗎？", "May A-Su put in ideas of his own?"),
-         [q("可以，越有創意越好", "Yes, the more original the better"), q("不行：他只能模仿墨卿的筆跡", "No: he may only imitate the master's hand"),
-          q("只有在行首可以", "Only at the start of a line")], 1,
-         q("草稿模型 q 越像 p，被接受的字越多。", "The closer the draft q is to p, the more of its tokens are accepted.")),
-        (q("為什麼校一行的代價和寫一字差不多？", "Why does checking a line cost about as much as writing one character?"),
-         [q("墨卿看得很快", "The master reads fast"), q("讀一次權重就能替整行打分", "One read of the weights scores the whole line"),
-          q("阿速已經檢查過了", "A-Su already checked it")], 1,
-         q("驗證是一次前向：權重只讀一次，多幾個位置幾乎不加成本。", "Verification is one forward pass: the weights are read once, a few more positions add little.")),
-    ],
-    3: [
-        (q("第七字被退回後，後面的字怎麼辦？", "After the seventh character is rejected, what happens to the ones after it?"),
-         [q("一起保留", "They are kept too"), q("全部作廢", "They are all discarded"), q("逐一再看", "Each is checked again")], 1,
-         q("後面的字是接在錯字之後寫的，前提已經不成立。", "They were written after the wrong character, so their premise no longer holds.")),
-        (q("蓋了印的六個字算誰寫的？", "Whose are the six sealed characters?"),
-         [q("阿速的", "A-Su's"), q("墨卿的", "The master's"), q("一半一半", "Half and half")], 1,
-         q("接受的字與墨卿自己會寫的分布相同。", "The accepted tokens follow the master's own distribution.")),
-        (q("一輪最少得幾個字？", "What is the least one round writes?"),
-         [q("零個", "Nothing"), q("一個", "One token"), q("k 個", "k tokens")], 1,
-         q("就算第一字就退回，墨卿也會寫下改正的字。", "Even if the first token is rejected, the master writes the correction.")),
-    ],
-    4: [
-        (q("阿速寫了 x，墨卿保留它的機率是？", "A-Su wrote x; with what probability does the master keep it?"),
-         [q("p(x)", "p(x)"), q("min(1, p(x)/q(x))", "min(1, p(x)/q(x))"), q("q(x)", "q(x)")], 1,
-         q("這是鐵律：p 比 q 大就一定保留，否則按比例保留。", "That is the iron rule: kept surely where p ≥ q, otherwise in proportion p/q.")),
-        (q("退回時，新字從哪裡抽？", "After a rejection, where is the new character drawn from?"),
-         [q("從 p", "From p"), q("從 max(0, p − q) 正規化後", "From max(0, p − q), normalised"), q("從 q", "From q")], 1,
-         q("殘差補上 q 少給的部分，兩條路合起來正好是 p。", "The residual makes up what q under-supplied; both paths together give exactly p.")),
-        (q("如果退回後改從 p 重抽，結果會？", "If the master resampled from p after a rejection, the result would"),
-         [q("仍然完全正確", "Still be exactly p"), q("偏向 p 高的字，不再是 p", "Lean towards p's likely tokens, no longer p"),
-          q("變快", "Be faster")], 1,
-         q("這是「退回後從 p 重抽」這個壞規則：證明頁上它的偏差看得見。", "That is the broken rule resample-p: the proof page shows its bias.")),
-    ],
-    5: [
-        (q("α 是什麼？", "What is α?"),
-         [q("草稿字被接受的平均機率 Σ min(p, q)", "The mean chance a drafted token is accepted, Σ min(p, q)"),
-          q("阿速的速度", "A-Su's speed"), q("每行字數", "Characters per line")], 0,
-         q("α 越高，每次校閱得到的字越多。", "The higher α, the more tokens each glance yields.")),
-        (q("k 越大一定越快嗎？", "Is a larger k always faster?"),
-         [q("是", "Yes"), q("不一定：整行通過的機會變小，草稿也要時間", "No: whole lines pass less often, and drafting costs time"),
-          q("只在 GPU 上是", "Only on a GPU")], 1,
-         q("加速是 (1 − α^(k+1)) / ((1 − α)(k·c + 1))：有一個最好的 k。", "The speedup (1 − α^(k+1)) / ((1 − α)(k·c + 1)) has a best k.")),
-        (q("阿速太差時會怎樣？", "What happens when A-Su is too poor?"),
-         [q("輸出分布變了", "The output distribution changes"), q("還是正確，只是變慢", "Still exact, only slower"),
-          q("墨卿會拒絕工作", "The master refuses to work")], 1,
-         q("鐵律保證分布不變；差的草稿只浪費校閱。", "The iron rule keeps the distribution; a poor draft only wastes glances.")),
-    ],
+    1: (
+        Question(
+            "act1_per_character",
+            words("墨卿每寫一字要做什麼？", "What does the master do for every single character?"),
+            (
+                Option("one_forward_whole_context", words("做一次完整的前向：讀過全部權重，並回看前面所有的字",
+                                                          "One full forward pass: read all his weights and look back over every earlier character")),
+                Option("last_only", words("只看上一個字", "Look at the last character only")),
+                Option("whole_line", words("一次寫完一整行", "Write a whole line at once")),
+            ),
+            "one_forward_whole_context",
+            words("自迴歸解碼每個 token 跑一次完整前向：權重讀一遍，注意力回看整段前文。",
+                  "Autoregressive decoding runs one full forward pass per token: the weights are read once, and attention looks back over the whole context."),
+            words("每寫一個 token 就跑一次完整的前向：每層的權重都讀一遍（故事裡的磨墨），注意力再回看前面所有位置"
+                  "（重讀整張紙；KV 快取存著前文算過的結果，所以是讀過，不是重算）。不是只看上一字：改動更早的字，下一字的機率就跟著變。"
+                  "也不是一次一行：沒有草稿時，一次前向只得一字。",
+                  "One full forward pass per token: every layer's weights are read once (the story's grinding of ink), and attention "
+                  "looks back over every earlier position (rereading the sheet; the KV cache keeps what was computed for them, so they "
+                  "are read, not recomputed). Not the last character only: change an earlier one and the next character's "
+                  "probabilities change. Not a line at once: without a draft, one forward pass yields one token."),
+        ),
+        Question(
+            "act1_why_slow",
+            words("墨卿慢的原因是？", "Why is the master slow?"),
+            (
+                Option("unsteady_hand", words("手不夠穩", "His hand is unsteady")),
+                Option("sequential", words("工作的順序：每個字都依賴前面所有的字", "The order of the work: each character depends on all before it")),
+                Option("out_of_ink", words("墨不夠", "He runs out of ink")),
+            ),
+            "sequential",
+            words("下一個字要等前一個字寫好才知道，所以只能一字一字來。", "The next character is known only once the previous one is written, so it goes one at a time."),
+            words("下一字的機率以前面所有的字為條件，前一字沒寫出來，下一次前向就無從開始：n 個字要 n 次接連的前向。"
+                  "推測解碼不改這個規矩，只是先讓阿速猜出幾個字，墨卿再用一次前向把它們一起驗。",
+                  "The next character's probabilities are conditioned on every character before it, so the next forward pass cannot "
+                  "start until this character is written: n characters take n forward passes, one after another. Speculative decoding "
+                  "keeps that rule; it lets A-Su guess a few characters first, so the master checks them together in one pass."),
+        ),
+        Question(
+            "act1_forward_time",
+            words("解碼時，一次前向的時間大多花在哪裡？", "When decoding, where does a forward pass spend most of its time?"),
+            (
+                Option("reading_weights", words("把全部權重從記憶體讀出來", "Reading all the weights from memory")),
+                Option("per_position_arithmetic", words("為每個位置做的算術", "The arithmetic for each position")),
+                Option("random_numbers", words("抽亂數", "Drawing random numbers")),
+            ),
+            "reading_weights",
+            words("每個讀進來的權重只替一個位置做一次乘加：算得快，讀得慢。",
+                  "Each weight read in serves one multiply-add per position: the arithmetic is quick, the reading is slow."),
+            words("解碼一次只寫一個位置，每個讀進來的權重只用來做一次乘加，處理器大多在等記憶體。速度實驗室量給你看："
+                  "墨卿一眼看 k + 1 個位置，算術多了 k + 1 倍，時間卻遠少於 k + 1 次單字前向；"
+                  "可見時間花在每次前向不論看幾個位置都得做一遍的事：把權重讀一遍。",
+                  "Decoding writes one position at a time, so each weight read in is used for a single multiply-add and the processor "
+                  "mostly waits on memory. The speed lab measures it: a glance over k + 1 positions does k + 1 times the arithmetic, "
+                  "yet costs far less than k + 1 one-position forwards, so the time goes to what every forward pass does once "
+                  "however many positions it scores: reading the weights."),
+        ),
+    ),
+    2: (
+        Question(
+            "act2_glances",
+            words("阿速一行寫 k 個字，墨卿要看幾眼？", "A-Su drafts k characters; how many glances does the master need?"),
+            (
+                Option("k", words("k 眼", "k glances")),
+                Option("one", words("一眼", "One glance")),
+                Option("k_plus_one", words("k + 1 眼", "k + 1 glances")),
+            ),
+            "one",
+            words("目標模型一次前向就替 k 個位置（再加一個）打分。", "One forward pass of the target scores all k positions (and one more)."),
+            words("阿速的 k 個字連同前文一起送進墨卿的一次前向，得到 k + 1 個位置的分布：k 個用來驗草稿，"
+                  "最後一個在整行通過時用來加一字。所以不管 k 多大，一輪只看一眼。",
+                  "A-Su's k characters go into one forward pass of the master together with the context, which returns distributions "
+                  "at k + 1 positions: k to check the draft, and one more for the bonus character when the whole line passes. "
+                  "One glance per round, whatever k."),
+        ),
+        Question(
+            "act2_own_ideas",
+            words("墨卿叮囑「不要自作主張」。阿速若偏照自己的意思寫，會怎樣？",
+                  "The master says: no ideas of your own. What if A-Su writes as he pleases anyway?"),
+            (
+                Option("output_changes", words("紙上就不再是墨卿的字", "The sheet is no longer the master's")),
+                Option("exact_but_slower", words("紙上仍與墨卿獨寫的分布相同，只是退回變多、變慢",
+                                                 "The sheet still follows the master's distribution exactly; more is rejected, so it is slower")),
+                Option("accepts_all", words("墨卿只好照單全收", "The master has to accept it all")),
+            ),
+            "exact_but_slower",
+            words("鐵律對任何 q 都保證輸出是 p；q 離 p 越遠，α 越低，只是變慢。",
+                  "The iron rule gives exactly p for any q; the further q is from p, the lower α, and only the speed suffers."),
+            words("字 x 由阿速寫出並蓋印的機率是 min(p(x), q(x))，由朱筆寫出的機率是 max(0, p(x) − q(x))，兩者相加就是 p(x)，對任何 q 都成立："
+                  "阿速怎麼寫，都不會讓紙上的字偏離墨卿。墨卿叮囑的是速度：α = Σ min(p, q) 隨 q 離 p 變遠而下降，每一眼得到的字就變少。",
+                  "A character x is drafted and sealed with probability min(p(x), q(x)) and written by the red brush with probability "
+                  "max(0, p(x) − q(x)); the two add up to p(x) for any q, so nothing A-Su writes can pull the sheet away from the master. The master's request is about "
+                  "speed: α = Σ min(p, q) falls as q strays from p, and each glance yields fewer characters."),
+        ),
+        Question(
+            "act2_glance_cost",
+            words("為什麼校一行的代價和寫一字差不多？", "Why does checking a line cost about as much as writing one character?"),
+            (
+                Option("reads_fast", words("墨卿看得很快", "The master reads fast")),
+                Option("one_read_of_weights", words("讀一次權重就能替整行打分", "One read of the weights scores the whole line")),
+                Option("scribe_checked", words("阿速已經檢查過了", "A-Su already checked it")),
+            ),
+            "one_read_of_weights",
+            words("驗證是一次前向：權重只讀一次，多幾個位置幾乎不加成本。", "Verification is one forward pass: the weights are read once, a few more positions add little."),
+            words("墨卿的一眼是一次前向：權重只讀一遍，就替整行每個位置打分。多幾個位置只多一點算術，而解碼時算術不是瓶頸（第一幕第三題）。"
+                  "速度實驗室量得到這台機器上的「一眼成本」：看 k + 1 個位置比看一個位置貴多少。",
+                  "The master's glance is one forward pass: the weights are read once and every position of the line is scored. More "
+                  "positions add only arithmetic, which is not what limits decoding (Act 1, question 3). The speed lab measures this "
+                  "machine's glance cost: how much dearer k + 1 positions are than one."),
+        ),
+    ),
+    3: (
+        Question(
+            "act3_after_rejection",
+            words("第五字被退回後，接在它後面的第六字怎麼辦？", "Once the fifth character is rejected, what happens to the sixth, written after it?"),
+            (
+                Option("kept", words("一起保留", "It is kept too")),
+                Option("discarded", words("作廢", "It is discarded")),
+                Option("checked_again", words("再看一次", "It is checked again")),
+            ),
+            "discarded",
+            words("第六字是接在錯字之後寫的，前提已經不成立。", "It was written after the wrong character, so its premise no longer holds."),
+            words("阿速的第六字以錯的第五字為前文；墨卿改了第五字，這個前文就不存在了。所以一輪只留最長的已接受前綴，加一個改正字，"
+                  "後面一律作廢，兩邊的 KV 快取也回捲到保留的字。即使第六字單獨看會被接受，也照樣作廢。",
+                  "A-Su wrote the sixth after the wrong fifth, so it was drawn in a context that the correction removes. A round keeps "
+                  "the longest accepted prefix plus one correction and drops everything after it, and both KV caches roll back to what "
+                  "was kept. The sixth is dropped even if it would have passed on its own."),
+        ),
+        Question(
+            "act3_sealed_alone",
+            words("只看蓋了印的字（不算朱筆改的），它們照誰的分布？",
+                  "Taken alone, without the red brush's corrections, what distribution do the sealed characters follow?"),
+            (
+                Option("p", words("墨卿的分布 p", "The master's distribution p")),
+                Option("min_over_alpha", words("min(p, q)/α：偏向兩人都會寫的字；加上朱筆改的字，才正好是 p",
+                                               "min(p, q)/α, leaning to what both would write; only with the corrections is it exactly p")),
+                Option("q", words("阿速的分布 q", "The scribe's distribution q")),
+            ),
+            "min_over_alpha",
+            words("蓋印與朱筆合起來才是 p；蓋印的字單獨看是 min(p, q)/α。",
+                  "Sealing and the red brush together give p; the sealed characters alone follow min(p, q)/α."),
+            words("阿速寫出 x 又蓋了印的機率是 q(x)·min(1, p(x)/q(x)) = min(p(x), q(x))，所以蓋印的字之間的分布是 min(p, q)/α，"
+                  "偏向兩人都常寫的字，不是 p。朱筆在退回時補上 max(0, p − q)，兩者相加才正好是 p。"
+                  "所以和墨卿獨寫分不出來的是整張紙，不是單看蓋印的字。",
+                  "A-Su writes x and it is sealed with probability q(x)·min(1, p(x)/q(x)) = min(p(x), q(x)), so among sealed characters "
+                  "the distribution is min(p, q)/α, leaning to what both would write, not p. The red brush adds max(0, p − q) on "
+                  "rejections, and only the two together give exactly p. It is the whole sheet that cannot be told from the master's, "
+                  "not the sealed characters alone."),
+        ),
+        Question(
+            "act3_least",
+            words("一輪最少得幾個字？", "What is the least one round writes?"),
+            (
+                Option("none", words("零個", "Nothing")),
+                Option("one", words("一個", "One token")),
+                Option("k", words("k 個", "k tokens")),
+            ),
+            "one",
+            words("就算第一字就退回，墨卿也會寫下改正的字。", "Even if the first token is rejected, the master writes the correction."),
+            words("每一輪都以墨卿親筆的一字收尾：第一字就被退回時，是朱筆改正的字；整行通過時，是從第 k + 1 個位置的 p 加的一字。"
+                  "所以一輪至少一字、至多 k + 1 字：每一眼得到的字從不少於墨卿獨寫的一字。",
+                  "Every round ends with one character of the master's own: the red brush's correction when the first character is "
+                  "rejected, or, when the whole line passes, a bonus drawn from p at position k + 1. So a round writes at least one "
+                  "character and at most k + 1: a glance never yields fewer than the master's own single character."),
+        ),
+    ),
+    4: (
+        Question(
+            "act4_keep_prob",
+            words("阿速寫了 x，墨卿保留它的機率是？", "A-Su wrote x; with what probability does the master keep it?"),
+            (
+                Option("p", words("p(x)", "p(x)")),
+                Option("ratio", words("min(1, p(x)/q(x))", "min(1, p(x)/q(x))")),
+                Option("q", words("q(x)", "q(x)")),
+            ),
+            "ratio",
+            words("這是鐵律：p 不小於 q 就一定保留，否則按 p/q 的比例保留。", "That is the iron rule: kept surely where p ≥ q, otherwise in proportion p/q."),
+            words("以 min(1, p(x)/q(x)) 保留：p(x) ≥ q(x) 時一定留；阿速比墨卿更常寫的字，只留 p/q 的比例。"
+                  "這樣「寫出 x 並蓋印」的機率恰好是 min(p(x), q(x))，從不超過墨卿自己寫 x 的機率 p(x)。以 p(x) 或 q(x) 當保留機率都做不到。",
+                  "Keep with probability min(1, p(x)/q(x)): surely where p(x) ≥ q(x), and in proportion p/q where A-Su writes x more "
+                  "often than the master would. Then “x written and sealed” has probability exactly min(p(x), q(x)), never more than "
+                  "p(x), the master's own chance of writing x. Keeping with probability p(x) or q(x) does not give this."),
+        ),
+        Question(
+            "act4_residual",
+            words("退回時，新字從哪裡抽？", "After a rejection, where is the new character drawn from?"),
+            (
+                Option("p", words("從 p", "From p")),
+                Option("residual", words("從 max(0, p − q) 正規化後", "From max(0, p − q), normalised")),
+                Option("q", words("從 q", "From q")),
+            ),
+            "residual",
+            words("殘差補上 q 少給的部分，兩條路合起來正好是 p。", "The residual makes up what q under-supplied; both paths together give exactly p."),
+            words("蓋印已經給了每個字 min(p, q)，還差 p − min(p, q) = max(0, p − q)。退回的機率是 1 − α，而 max(0, p − q) 的總量也正好是 1 − α，"
+                  "所以退回時從正規化的 max(0, p − q) 抽，每個字就補到剛好 p。從 p 或從 q 抽都補不準。",
+                  "Sealing already gives each character min(p, q); what is missing is p − min(p, q) = max(0, p − q). A rejection "
+                  "happens with probability 1 − α, and max(0, p − q) sums to exactly 1 − α, so drawing from the normalised "
+                  "max(0, p − q) on rejection tops every character up to exactly p. Drawing from p or from q does not."),
+        ),
+        Question(
+            "act4_resample_p",
+            words("如果退回後改從 p 重抽，結果會？", "If the master resampled from p after a rejection, the result would"),
+            (
+                Option("exact", words("仍然完全正確", "Still be exactly p")),
+                Option("favours_master", words("偏向 p 高的字，不再是 p", "Lean towards p's likely tokens, no longer p")),
+                Option("favours_scribe", words("偏向阿速愛寫的字（q > p 的字），不再是 p", "Lean towards the scribe's favourites (where q > p), no longer p")),
+            ),
+            "favours_scribe",
+            words("輸出變成 min(p, q) + (1 − α)·p：凡是 q > p 的字都比 p 多。證明頁上它的偏差看得見。",
+                  "The output becomes min(p, q) + (1 − α)·p: every token with q > p comes out above p. The proof page shows its bias."),
+            words("蓋印給 min(p, q)，退回（機率 1 − α）後從 p 抽再給 (1 − α)·p，合起來是 min(p, q) + (1 − α)·p。"
+                  "q > p 的字已從蓋印拿足 p，又多拿 (1 − α)·p，一定過多；多出的部分由 p 遠高於 q 的字付出。"
+                  "鐵律頁的玩具表看得到：阿速最愛的字（q 高於 p）出現得比 p 多，墨卿最愛的字反而比 p 少。",
+                  "Sealing gives min(p, q); a rejection (probability 1 − α) followed by a draw from p adds (1 − α)·p, so the output is "
+                  "min(p, q) + (1 − α)·p. A token with q > p already gets its full p from sealing, then (1 − α)·p more: always too "
+                  "much, paid for by tokens where p is well above q. The iron rule's toy table shows it: the scribe's favourite "
+                  "(q above p) comes out above p, while the master's favourite comes out below p."),
+        ),
+    ),
+    5: (
+        Question(
+            "act5_alpha",
+            words("α 是什麼？", "What is α?"),
+            (
+                Option("accept_rate", words("草稿字被接受的平均機率 Σ min(p, q)", "The mean chance a drafted token is accepted, Σ min(p, q)")),
+                Option("scribe_speed", words("阿速的速度", "A-Su's speed")),
+                Option("line_length", words("每行字數", "Characters per line")),
+            ),
+            "accept_rate",
+            words("α 越高，每次校閱得到的字越多。", "The higher α, the more tokens each glance yields."),
+            words("阿速從 q 寫出 x、又被留下的機率是 q(x)·min(1, p(x)/q(x)) = min(p(x), q(x))，對所有 x 加起來就是 α = Σ min(p, q)："
+                  "q 越接近 p，α 越接近 1。一輪平均得到 (1 − α^(k+1)) / (1 − α) 字，隨 α 上升。",
+                  "A-Su writes x from q and it is kept with probability q(x)·min(1, p(x)/q(x)) = min(p(x), q(x)); summed over x "
+                  "that is α = Σ min(p, q). The closer q is to p, the closer α is to 1. A round yields (1 − α^(k+1)) / (1 − α) "
+                  "characters on average, which grows with α."),
+        ),
+        Question(
+            "act5_larger_k",
+            words("k 越大一定越快嗎？", "Is a larger k always faster?"),
+            (
+                Option("always", words("是", "Yes")),
+                Option("has_best_k", words("不一定：整行通過的機會變小，草稿也要時間", "No: whole lines pass less often, and drafting costs time")),
+                Option("gpu_only", words("只在 GPU 上是", "Only on a GPU")),
+            ),
+            "has_best_k",
+            words("加速是 (1 − α^(k+1)) / ((1 − α)(k·c + 1))：有一個最好的 k。", "The speedup (1 − α^(k+1)) / ((1 − α)(k·c + 1)) has a best k."),
+            words("第 i 個草稿字要連同前面的字全部通過才算數，機率 α^i，越往後越小；但每多寫一字，每一輪都要多付 c。"
+                  "所以加速 (1 − α^(k+1)) / ((1 − α)(k·c + 1)) 先升後降，有一個最好的 k；一眼成本約為 1 的 GPU 上也一樣。"
+                  "只有草稿不花時間（c = 0）而且一眼成本不隨 k 增加時，k 越大才不會變慢。",
+                  "The i-th drafted character counts only if it and all before it pass, with probability α^i, which shrinks; yet each "
+                  "extra drafted character costs c in every round. So the speedup (1 − α^(k+1)) / ((1 − α)(k·c + 1)) rises, then "
+                  "falls: there is a best k, on a GPU whose glance costs about 1 too. Only if drafting were free (c = 0) and a glance "
+                  "cost the same for any k would a larger k never be slower."),
+        ),
+        Question(
+            "act5_poor_scribe",
+            words("阿速太差時會怎樣？", "What happens when A-Su is too poor?"),
+            (
+                Option("output_changes", words("輸出分布變了", "The output distribution changes")),
+                Option("exact_but_slower", words("還是正確，只是變慢", "Still exact, only slower")),
+                Option("master_refuses", words("墨卿會拒絕工作", "The master refuses to work")),
+            ),
+            "exact_but_slower",
+            words("鐵律保證分布不變；差的草稿只浪費校閱。", "The iron rule keeps the distribution; a poor draft only wastes glances."),
+            words("分布不變的理由對任何 q 都成立（第四幕）：蓋印 min(p, q) 加朱筆 max(0, p − q) 就是 p。差的抄寫員只讓 α 變低，"
+                  "一眼常常只得一字，卻還要付阿速的時間 k·c，所以可能比墨卿獨寫還慢。",
+                  "Why the distribution holds works for any q (Act 4): sealed min(p, q) plus red brush max(0, p − q) is p. A poor "
+                  "scribe only lowers α: a glance often yields one character while still paying the scribe's k·c, so it can be slower "
+                  "than the master alone."),
+        ),
+    ),
 }
+QUESTIONS = {question.id: question for questions in QUIZ.values() for question in questions}
 
 
 def check_yourself(act: int) -> None:
     """The act's three questions, each answered on the spot with why."""
     lang = language()
     with st.expander(TEXT("check")):
-        for i, (question, options, right, why) in enumerate(QUIZ[act]):
-            names = [option[lang] for option in options]
-            picked = st.radio(question[lang], range(len(options)), format_func=names.__getitem__, index=None,
-                              key=f"quiz_{act}_{i}_{lang}")
+        for question in QUIZ[act]:
+            names = [option.text[lang] for option in question.options]
+            picked = st.radio(question.ask[lang], range(len(names)), format_func=names.__getitem__, index=None,
+                              key=f"quiz_{question.id}_{lang}")
             if picked is not None:
-                (st.success if picked == right else st.error)(TEXT("right" if picked == right else "wrong") + why[lang])
+                right = picked == question.right_index
+                (st.success if right else st.error)(TEXT("right" if right else "wrong") + question.why[lang])
+
+
+def answer_key(act: int) -> None:
+    """The teacher's key to the act's questions: each right answer and why it holds, collapsed by default."""
+    lang = language()
+    with st.expander(TEXT("key")):
+        for number, question in enumerate(QUIZ[act], start=1):
+            answer = question.options[question.right_index].text[lang]
+            st.markdown(TEXT("key_entry", number=number, ask=question.ask[lang], answer=answer, reason=question.key[lang]))

@@ -10,6 +10,8 @@ TEXT = Texts(
         },
         "start": {"zh": "開始：走進御筆樓", "en": "Start: enter the scriptorium"},
         "check": {"zh": "考考自己：三個問題", "en": "Check yourself: three questions"},
+        "key": {"zh": "教師解答：三題的答案與理由", "en": "Teacher's answer key: the three answers and why they hold"},
+        "key_entry": {"zh": "{number}. **{ask}**  \n答：{answer}  \n{reason}", "en": "{number}. **{ask}**  \nAnswer: {answer}  \n{reason}"},
         "right": {"zh": "對。", "en": "Right. "},
         "wrong": {"zh": "再想想。", "en": "Not quite. "},
         "scenarios": {"zh": "一鍵情境", "en": "Scenarios in one click"},
@@ -51,10 +53,11 @@ TEXT = Texts(
         },
         "act3_title": {"zh": "第三幕　朱筆只改第一個錯字", "en": "Act 3 · The red brush fixes only the first wrong character"},
         "act3": {
-            "zh": "墨卿從左往右看，每接受一字就蓋一方朱印。看到第七字，他停了：換作是他，不會這樣寫。"
-            "前六字算是他自己的字；第七字他親筆改正，再把紙交回阿速，從改正處接著寫。",
-            "en": "The master reads from the left and stamps a red seal on each character he accepts. At the seventh he stops: he would never write it that way. "
-            "The six sealed characters count as his own; he writes the seventh himself and hands the sheet back for A-Su to continue after it.",
+            "zh": "阿速這一行寫了六字。墨卿從左往右看，每接受一字就蓋一方朱印。看到第五字，他停了：換作是他，不會這樣寫。"
+            "前四字蓋了印，留在紙上；第五字他親筆改正；第六字是接著錯字寫的，一併作廢。他把紙交回阿速，從改正處接著寫。",
+            "en": "A-Su's line has six characters. The master reads from the left and stamps a red seal on each character he accepts. "
+            "At the fifth he stops: he would never write it that way. The four sealed characters stay on the sheet; he writes the fifth himself; "
+            "the sixth, written after the wrong one, is struck out with it. He hands the sheet back for A-Su to continue after the correction.",
         },
         "act3_is": {
             "zh": "接受最長的驗證前綴；在第一個被拒絕的位置重新取樣；兩邊的 KV 快取回捲到保留的字。",
