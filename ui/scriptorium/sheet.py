@@ -9,7 +9,7 @@ import html
 import re
 
 from specdec_core.algorithm.trace import Round, Trace
-from ui.scriptorium.moments import Moment
+from ui.scriptorium.moments import Moment, ended_in_draft
 from ui.shared.theme import INK, LIGHT_INK, PAPER, VERMILION
 
 CELL_KINDS = ("prompt", "draft", "sealed", "struck", "discarded", "corrected", "bonus", "plain")  # the style's classes
@@ -96,6 +96,8 @@ def _round_kinds(r: Round, moment: Moment | None) -> list[tuple[str, str]]:
     drafted = [s.piece for s in r.drafted]
     if moment is not None and moment.stage != "verdict":
         return [(p, "sealed") for p in drafted[: moment.sealed]] + [(p, "draft") for p in drafted[moment.sealed :]]
+    if moment is not None and ended_in_draft(r, moment):  # the text ends at the end token: the rest goes unwritten
+        return [(p, "sealed") for p in drafted[: moment.written]] + [(p, "discarded") for p in drafted[moment.written :]]
     out = [(p, "sealed") for p in drafted[: r.n_accepted]]
     if r.n_accepted < len(drafted):
         out.append((drafted[r.n_accepted], "struck"))

@@ -48,6 +48,17 @@ TEXT = Texts(
             "en": "Round {round}: all {n} drafted tokens are sealed, and the same glance gives the master one more, “{good}”. "
             "This round gains {gain}.",
         },
+        "stage_ended_rest": {
+            "zh": "第 {round} 輪：前 {at} 字蓋印，第 {at} 字「{end}」是結束符，全文到此為止：後面的 {rest} 個草稿字不寫，"
+            "墨卿也不再加字。這一輪得 {gain}。",
+            "en": "Round {round}: the first {at} drafted are sealed, and token {at}, “{end}”, is the end mark, so the text "
+            "stops there: the {rest} drafted after it are never written, and the master adds none of his own. This round gains {gain}.",
+        },
+        "stage_ended": {
+            "zh": "第 {round} 輪：{at} 字全部蓋印，最後一字「{end}」是結束符，全文到此為止，墨卿不再加字。這一輪得 {gain}。",
+            "en": "Round {round}: all {at} drafted are sealed, and the last, “{end}”, is the end mark, so the text stops "
+            "there and the master adds none of his own. This round gains {gain}.",
+        },
         "stage_plain": {
             "zh": "第 {round} 輪：阿速沒有草稿，墨卿自己寫了「{good}」。",
             "en": "Round {round}: the scribe had no proposal, so the master wrote “{good}” himself.",
@@ -85,6 +96,10 @@ TEXT = Texts(
         "w_from_p": {
             "zh": "整行都蓋了印（或沒有草稿），新字直接從 p 抽出（◀ 是抽中的字）：",
             "en": "The whole line was sealed (or nothing was drafted), so the new token is drawn from p itself (◀ marks the one drawn):",
+        },
+        "w_ended": {
+            "zh": "第 {at} 字「{end}」是結束符：全文寫到它為止，後面的草稿與墨卿的新字都不寫。",
+            "en": "Token {at}, “{end}”, is the end mark: the text stops there, and neither the drafts after it nor a new token of the master's are written.",
         },
         "position": {"zh": "看一個位置", "en": "Look at one position"},
         "new_slot": {"zh": "新字", "en": "new"},
