@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 
 import streamlit as st
 
@@ -190,7 +191,7 @@ def _decision(step, checked: bool, revealed: bool) -> None:
     cols = st.columns(5)
     cols[0].metric(TEXT("p_x"), probability_text(step.p))
     cols[1].metric(TEXT("q_x"), probability_text(step.q))
-    cols[2].metric(TEXT("ratio"), f"{step.p / step.q:.2f}" if step.q > 0 else "∞")
+    cols[2].metric(TEXT("ratio"), ratio_text(step.p / step.q) if step.q > 0 else "∞")
     cols[3].metric(TEXT("u"), f"{step.u:.3f}")
     if not revealed:
         st.caption(TEXT("not_yet"))
@@ -204,6 +205,15 @@ def _decision(step, checked: bool, revealed: bool) -> None:
 def probability_text(value: float) -> str:
     """Three decimals, or two significant digits where three decimals would read 0.000 for a rare token."""
     return f"{value:.3f}" if value == 0 or value >= 0.0005 else f"{value:.1e}"
+
+
+def ratio_text(value: float) -> str:
+    """Two decimals, or two significant digits below 0.1, so a small p/q reads as the worked table's 0.0012, not 0.00."""
+    if value == 0 or value >= 0.1:
+        return f"{value:.2f}"
+    if value < 1e-4:
+        return f"{value:.1e}"
+    return f"{value:.{1 - math.floor(math.log10(value))}f}"
 
 
 def _labels(*keys: str) -> dict[str, str]:

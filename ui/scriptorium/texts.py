@@ -26,9 +26,11 @@ TEXT = Texts(
         "per_forward": {"zh": "每次校閱得字", "en": "Tokens per pass"},
         "alpha": {"zh": "目前接受率 α", "en": "α so far"},
         "legend": {
-            "zh": "灰底：開頭　淡墨虛框：阿速的草稿　右下朱印：墨卿接受　朱線刪去：被退回　朱字：墨卿改正　粗框：整行通過後的加筆　∎：控制符（如篇末，或對話範本的標記）",
+            "zh": "灰底：開頭　淡墨虛框：阿速的草稿　右下朱印：墨卿接受　朱線刪去：被退回　朱字：墨卿改正　粗框：整行通過後的加筆　"
+            "控制符：▷ 篇首　∎ 篇末　⟨ ⟩ 對話一輪的開始與結束　◇ 其他",
             "en": "grey: the prompt · light dashed: A-Su's draft · red seal: accepted · struck in red: rejected · "
-            "red character: the master's correction · bold box: bonus after a full line · ∎: a control token (the end of the text, or a chat template's mark)",
+            "red character: the master's correction · bold box: bonus after a full line · "
+            "control tokens: ▷ start of the text, ∎ end of the text, ⟨ ⟩ a chat turn's start and end, ◇ any other",
         },
         "stage_draft": {
             "zh": "第 {round} 輪：阿速寫了 {n} 個字，墨卿還沒看。",
