@@ -116,3 +116,29 @@ def test_a_judged_round_can_be_worked_by_hand():
     assert "This round, worked by hand" not in labels()  # not before the master has looked
     buttons(app)["To the end ⏭"].click().run()
     assert "This round, worked by hand" in labels()
+
+
+def test_the_default_runs_last_step_agrees_with_the_sheet_and_the_counter():
+    """#36: the default poetry run ends at ∎ in the middle of its last line; its last step told of a bonus
+    "夜" and a gain of 7 while the sheet stopped at ∎ and the counter added 5."""
+    import re
+
+    from ui.scriptorium.sheet import display_piece
+    from ui.shared.runs import cached_run
+
+    app = open_page("scriptorium", "zh")
+    buttons(app)["寫到底 ⏭"].click().run()
+    assert not app.exception
+    choice = app.session_state["choice"]
+    trace = Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings)[0])
+    before_last = sum(len(r.new_tokens) for r in trace.rounds[:-1])
+    story = app.info[-1].value
+    assert metrics(app)[0] == str(len(trace.tokens))
+    assert re.search(r"這一輪得 (\d+) 字", story).group(1) == str(len(trace.tokens) - before_last)
+    quoted = re.findall(r"「(.+?)」", story)
+    every_new = [piece for r in trace.rounds for piece in [s.piece for s in r.drafted[: r.n_accepted]] + [r.next_piece]]
+    written = [display_piece(piece) for piece in every_new[: len(trace.tokens)]]
+    assert quoted and all(piece in written for piece in quoted), (story, written)
+    chips = app.get("button_group")[0].proto.options if app.get("button_group") else []
+    shown = [option.content.split(" · ")[-1] for option in chips]
+    assert shown and all(piece in written for piece in shown), (shown, written)

@@ -57,3 +57,12 @@ def test_a_round_that_gains_one_token_says_token(shaky):
     trace, r = corrected[0]
     story = _story(r, next(m for m in moments(trace) if m.round == r.index and m.stage == "verdict"))
     assert story.endswith("gains 1 token.")
+
+
+def test_a_small_p_over_q_reads_as_the_worked_table_reads_it():
+    """#36: p/q read 0.00 where the worked table said 0.0012."""
+    from ui.scriptorium.stepper import ratio_text
+
+    assert ratio_text(0.0012) == "0.0012" and ratio_text(0.05) == "0.050" and ratio_text(0.00003) == "3.0e-05"
+    assert ratio_text(2.5) == "2.50" and ratio_text(0.53) == "0.53" and ratio_text(0.0) == "0.00"
+    assert all(float(ratio_text(x)) > 0 for x in (1e-9, 0.0004, 0.004, 0.0999))

@@ -66,7 +66,7 @@ def test_a_bpe_prompt_shows_a_token_per_cell_and_control_tokens_as_marks(trace):
     chat = replace(trace, prompt_tokens=list(range(40)), extra={"prompt_pieces": pieces})
     assert prompt_tail(chat) == ["…", *pieces[1:]]          # "Why" would pass 30 characters; " is" … "↵" make 30
     html = sheet_html(chat, moments(chat)[0])
-    assert html.count('class="cell prompt') == 11 and 'title="&lt;|im_start|&gt;">∎<' in html
+    assert html.count('class="cell prompt') == 11 and 'title="&lt;|im_start|&gt;">⟨<' in html
     whole = replace(chat, prompt_tokens=list(range(3)), extra={"prompt_pieces": ["Hi", "<|im_end|>", "\n"]})
     assert prompt_tail(whole) == ["Hi", "<|im_end|>", "\n"]                  # nothing cut: no ellipsis
 
@@ -77,3 +77,27 @@ def test_a_run_keeps_its_prompts_pieces_and_a_broken_list_falls_back_to_characte
     assert trace.extra["prompt_pieces"] == [tiny.as_target().piece(t) for t in tiny_prompt[-32:]]
     broken = replace(trace, prompt_text="春山", prompt_tokens=[5, 6], extra={"prompt_pieces": [3, None]})
     assert prompt_tail(broken) == ["春", "山"]
+
+
+def test_each_control_token_has_its_own_mark_and_the_legend_names_it():
+    """#36: the poetry sheet drew its start token <s> and its end token </s> both as ∎."""
+    from ui.scriptorium.sheet import CONTROL_MARKS, OTHER_CONTROL_MARK
+    from ui.scriptorium.texts import TEXT
+
+    assert display_piece("<s>") != display_piece("</s>") == "∎"
+    assert len({display_piece(t) for t in ("<s>", "</s>", "<|im_start|>", "<|im_end|>", "<pad>")}) == 5
+    assert display_piece("<unk>") == OTHER_CONTROL_MARK
+    for language in ("zh", "en"):
+        legend = TEXT.table["legend"][language]
+        assert all(mark in legend for mark in set(CONTROL_MARKS.values()) | {OTHER_CONTROL_MARK})
+
+
+def test_a_struck_comma_does_not_read_as_one():
+    """#36: a level red line through "，" looked exactly like 一; the strike runs corner to corner."""
+    from ui.scriptorium.handout import _cell
+    from ui.scriptorium.sheet import STYLE
+
+    assert "line-through" not in STYLE and "rotate(-45deg)" in STYLE
+    line = next(part for part in _cell(0, 0, "，", "struck") if part.startswith("<line"))
+    y1, y2 = (float(line.split(f'{name}="')[1].split('"')[0]) for name in ("y1", "y2"))
+    assert y1 != y2

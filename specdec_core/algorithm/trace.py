@@ -134,18 +134,23 @@ def segments(trace: Trace) -> list[tuple[str, str]]:
 
     Stops where the written tokens stop, so drafts accepted past an end token are not shown.
     """
-    out, written = [], 0
+    out = []
+    for r, written in zip(trace.rounds, written_by_round(trace)):
+        out += [(step.piece, "sealed") for step in r.drafted[: min(r.n_accepted, written)]]
+        if written > r.n_accepted:  # the round reached its own new token
+            out += [(step.piece, "rejected") for step in r.drafted[r.n_accepted : r.n_accepted + 1]]
+            out.append((r.next_piece, r.next_kind))
+    return out
+
+
+def written_by_round(trace: Trace) -> list[int]:
+    """How many tokens each round wrote into trace.tokens: all its new_tokens, except in a round that
+    stopped at the end token. The verdict there may seal drafts past the end token and add a bonus
+    or a correction after them, yet the text stops at the end token, and so do trace.tokens."""
+    out, left = [], len(trace.tokens)
     for r in trace.rounds:
-        for step in r.drafted[: r.n_accepted]:
-            if written == len(trace.tokens):
-                return out
-            out.append((step.piece, "sealed"))
-            written += 1
-        if written == len(trace.tokens):
-            return out
-        out += [(step.piece, "rejected") for step in r.drafted[r.n_accepted : r.n_accepted + 1]]
-        out.append((r.next_piece, r.next_kind))
-        written += 1
+        out.append(min(len(r.new_tokens), left))
+        left -= out[-1]
     return out
 
 

@@ -169,7 +169,7 @@ def _proof(args) -> int:
     else:
         verdict = "consistent with the target" if fit.p_value >= 0.01 else "NOT the target's distribution"
         print(f"{fit.samples} samples, power divergence {fit.statistic:.1f} on {fit.dof} dof, p = {fit.p_value:.3g}: {verdict}")
-        print(f"TV = {fit.tv:.4f} (bias-corrected {fit.tv_corrected:.4f}, 95% CI {fit.tv_ci[0]:.4f}-{fit.tv_ci[1]:.4f}; exact sampling alone gives {fit.tv_null:.4f})")
+        print(f"TV = {fit.tv:.4f} (bias-corrected {fit.tv_corrected:.4f}, whose 95% CI is {fit.tv_ci[0]:.4f}-{fit.tv_ci[1]:.4f}; exact sampling alone gives {fit.tv_null:.4f})")
     return 0
 
 

@@ -45,7 +45,7 @@ class Shown:
 
 
 def chart_labels(labels: tuple[str, ...], ids) -> list[str]:
-    """Tokens as every page draws them (a control token as ∎, markup escaped), kept distinct: plotly
+    """Tokens as every page draws them (a control token as its mark, markup escaped), kept distinct: plotly
     merges bars that share a label."""
     shown, seen = [], set()
     for i in ids:

@@ -37,9 +37,10 @@ TEXT = Texts(
         "table_who": {"zh": "誰寫的", "en": "Who wrote"},
         "table_p_first": {"zh": "第一字 p 值", "en": "p-value, first token"},
         "table_p_joint": {"zh": "前兩字 p 值", "en": "p-value, first two"},
-        "table_tv": {"zh": "TV（前兩字）", "en": "TV (first two)"},
-        "table_ci": {"zh": "TV 的 95% 信賴區間", "en": "95% interval for TV"},
-        "table_null": {"zh": "正確取樣的 TV", "en": "TV of exact sampling"},
+        "table_tv": {"zh": "樣本的 TV（前兩字）", "en": "TV of the samples (first two)"},
+        "table_null": {"zh": "正確取樣在此樣本數的 TV", "en": "TV of exact sampling at this size"},
+        "table_tv_corrected": {"zh": "扣除抽樣偏差的 TV", "en": "TV less sampling bias"},
+        "table_ci": {"zh": "扣除偏差 TV 的 95% 區間", "en": "95% interval of the bias-less TV"},
         "verdict_same": {
             "zh": "{who}：與精確分布分不出來（p = {p:.3f}）。",
             "en": "{who}: cannot be told apart from the exact distribution (p = {p:.3f}).",
@@ -50,9 +51,12 @@ TEXT = Texts(
         },
         "test_note": {
             "zh": "檢定：Cressie–Read 冪散度（λ = 2/3，介於卡方與 G 檢定之間）；期望次數不足 5 的格子合併。p 值很小代表樣本不像來自 p。"
-            "TV 的區間以 bootstrap 估計。",
+            "樣本的 TV 因抽樣雜訊而偏高（正確取樣也不會是 0，所以要和旁邊那一欄比）；扣除 bootstrap 估計的偏差，"
+            "才是真實 TV 的估計。95% 區間是這個估計的區間，不一定包含樣本的 TV。",
             "en": "Test: Cressie–Read power divergence (λ = 2/3, between chi-square and the G-test); cells expected fewer than 5 times are pooled. "
-            "A tiny p-value says the samples do not look like draws from p. The TV interval is a bootstrap estimate.",
+            "A tiny p-value says the samples do not look like draws from p. The samples' TV is biased upwards by sampling noise "
+            "(exact sampling does not give 0 either, so compare it with the column beside it); less the bias the bootstrap "
+            "estimates, it estimates the true TV, and the bootstrap's 95% interval is that estimate's, which need not hold the samples' TV.",
         },
         "joint_untestable": {
             "zh": "樣本太少，前兩字的每一格期望次數都不到 5，聯合分布無法檢定；至少要約 {n:,.0f} 個樣本。上表只檢定第一個字。",

@@ -24,7 +24,7 @@ TEXT = Texts(
         "clock": {"zh": "時鐘：{t:.2f} 秒（實測時間）", "en": "Clock: {t:.2f} s (measured time)"},
         "count": {"zh": "{n} / {total} 字，{s:.2f} 秒", "en": "{n} of {total} tokens, {s:.2f} s"},
         "verdict": {
-            "zh": "師徒合寫 {fast:.2f} 秒寫完，墨卿獨寫 {slow:.2f} 秒：快了 {x:.2f} 倍。",
+            "zh": "師徒合寫 {fast:.2f} 秒寫完，墨卿獨寫 {slow:.2f} 秒：速度是他獨寫的 {x:.2f} 倍。",
             "en": "Master and scribe finished in {fast:.2f} s, the master alone in {slow:.2f} s: {x:.2f} times as fast.",
         },
         "note": {

@@ -35,5 +35,6 @@ def _cell(x: int, y: int, text: str, kind: str) -> list[str]:
     if kind == "sealed":
         out.append(f'<rect x="{x + CELL - 12}" y="{y + CELL - 12}" width="10" height="10" fill="{VERMILION}"/>')
     if kind in ("struck", "discarded"):
-        out.append(f'<line x1="{x + 6}" y1="{y + CELL / 2}" x2="{x + CELL - 6}" y2="{y + CELL / 2}" stroke="{VERMILION}" stroke-width="3"/>')
+        # corner to corner, as on screen: a level line through "，" would read as 一
+        out.append(f'<line x1="{x + 8}" y1="{y + CELL - 8}" x2="{x + CELL - 8}" y2="{y + 8}" stroke="{VERMILION}" stroke-width="3"/>')
     return out

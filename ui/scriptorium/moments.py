@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from specdec_core.algorithm.trace import Round, Trace
+from specdec_core.algorithm.trace import Round, Trace, written_by_round
 
 
 @dataclass(frozen=True)
@@ -11,16 +11,25 @@ class Moment:
     round: int  # index into trace.rounds
     stage: str  # "draft": the scribe's line; "seal": `sealed` stamps so far; "verdict": correction or bonus
     sealed: int  # how many drafted tokens carry the master's seal at this moment
+    written: int  # how many tokens this round has added to the text at this moment
 
 
 def moments(trace: Trace) -> list[Moment]:
+    """Seals stop at the end token where a round wrote it among its drafts: what follows is never written."""
     out = []
-    for i, r in enumerate(trace.rounds):
+    for i, (r, written) in enumerate(zip(trace.rounds, written_by_round(trace))):
+        sealed = min(r.n_accepted, written)
         if r.drafted:
-            out.append(Moment(i, "draft", 0))
-            out += [Moment(i, "seal", n) for n in range(1, r.n_accepted + 1)]
-        out.append(Moment(i, "verdict", r.n_accepted))
+            out.append(Moment(i, "draft", 0, 0))
+            out += [Moment(i, "seal", n, n) for n in range(1, sealed + 1)]
+        out.append(Moment(i, "verdict", sealed, written))
     return out
+
+
+def ended_in_draft(r: Round, moment: Moment) -> bool:
+    """The master has judged the line, and the text ended at an end token among its sealed drafts: the
+    drafts after it, and the correction or bonus the verdict drew, are never written."""
+    return moment.stage == "verdict" and moment.written < len(r.new_tokens)
 
 
 @dataclass(frozen=True)
@@ -35,14 +44,17 @@ class Progress:
 def progress_at(trace: Trace, moment: Moment) -> Progress:
     done = trace.rounds[: moment.round]
     current = trace.rounds[moment.round]
-    tokens = sum(len(r.new_tokens) for r in done) + moment.sealed + (moment.stage == "verdict")
+    tokens = sum(written_by_round(trace)[: moment.round]) + moment.written
     judged = [s.accept_prob for r in done for s in r.reached]
     if moment.stage != "draft":  # the master's glance has happened: this round's verdicts are known
         judged += [s.accept_prob for s in current.reached]
     forwards = len(done) + (moment.stage != "draft")
-    return Progress(min(tokens, len(trace.tokens)), forwards, sum(judged) / len(judged) if judged else None)
+    return Progress(tokens, forwards, sum(judged) / len(judged) if judged else None)
 
 
-def positions(r: Round) -> list[int]:
-    """Positions a student can select in a round: each drafted token, then the new token's slot."""
+def positions(r: Round, moment: Moment) -> list[int]:
+    """Positions a student can select in a round: each drafted token, then the new token's slot; once a
+    line that ended at the end token is judged, only the drafts written, up to that token."""
+    if ended_in_draft(r, moment):
+        return list(range(moment.written))
     return list(range(len(r.drafted) + 1))

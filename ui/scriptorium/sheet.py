@@ -9,12 +9,20 @@ import html
 import re
 
 from specdec_core.algorithm.trace import Round, Trace
-from ui.scriptorium.moments import Moment
+from ui.scriptorium.moments import Moment, ended_in_draft
 from ui.shared.theme import INK, LIGHT_INK, PAPER, VERMILION
 
 CELL_KINDS = ("prompt", "draft", "sealed", "struck", "discarded", "corrected", "bonus", "plain")  # the style's classes
 PROMPT_SHOWN = 30  # characters of the prompt's end drawn before the run
 SPECIAL = re.compile(r"^<[^<>\s]{1,24}>$")  # </s>, <|im_end|>: control tokens, not writing
+CONTROL_MARKS = {  # each control token's own mark, as the legend names it; no two meanings share one
+    "<s>": "▷",  # the start of a text
+    "</s>": "∎",  # the end of a text: the poetry pair's end mark
+    "<|endoftext|>": "∎",
+    "<|im_start|>": "⟨",  # a chat turn begins
+    "<|im_end|>": "⟩",  # a chat turn ends
+}
+OTHER_CONTROL_MARK = "◇"  # <pad>, <unk> and any control token not listed
 
 STYLE = f"""
 <style>
@@ -29,8 +37,12 @@ STYLE = f"""
   background: {VERMILION}; border-radius: 2px; }}
 .sheet .new-seal::after {{ animation: stamp .45s ease-out; }}
 @keyframes stamp {{ from {{ transform: scale(3); opacity: 0; }} to {{ transform: scale(1); opacity: 1; }} }}
-.sheet .struck {{ color: {LIGHT_INK}; text-decoration: line-through {VERMILION} 3px; }}
-.sheet .discarded {{ color: #8f8676; text-decoration: line-through; border-style: dotted; }}
+.sheet .struck {{ color: {LIGHT_INK}; }}
+.sheet .discarded {{ color: #8f8676; border-style: dotted; }}
+/* a strike from corner to corner: a level line through "，" or "、" would read as 一 */
+.sheet .struck::before, .sheet .discarded::before {{ content: ""; position: absolute; left: 8%; right: 8%; top: 50%;
+  border-top: 3px solid {VERMILION}; transform: rotate(-45deg); }}
+.sheet .discarded::before {{ border-top: 2px solid #8f8676; }}
 .sheet .corrected {{ color: {VERMILION}; font-weight: 700; border-color: {VERMILION}; }}
 .sheet .bonus {{ color: {INK}; font-weight: 700; border: 2px solid {INK}; }}
 .sheet .plain {{ color: {INK}; }}
@@ -79,9 +91,9 @@ def prompt_tail(trace: Trace) -> list[str]:
 
 
 def display_piece(piece: str) -> str:
-    """How a token looks on paper: control tokens become a mark, whitespace stays visible."""
+    """How a token looks on paper: a control token becomes its own mark, whitespace stays visible."""
     if SPECIAL.match(piece):
-        return "∎"
+        return CONTROL_MARKS.get(piece, OTHER_CONTROL_MARK)
     piece = piece.replace("\n", "↵")
     return piece if piece.strip() else "␣" * max(len(piece), 1)
 
@@ -96,6 +108,8 @@ def _round_kinds(r: Round, moment: Moment | None) -> list[tuple[str, str]]:
     drafted = [s.piece for s in r.drafted]
     if moment is not None and moment.stage != "verdict":
         return [(p, "sealed") for p in drafted[: moment.sealed]] + [(p, "draft") for p in drafted[moment.sealed :]]
+    if moment is not None and ended_in_draft(r, moment):  # the text ends at the end token: the rest goes unwritten
+        return [(p, "sealed") for p in drafted[: moment.written]] + [(p, "discarded") for p in drafted[moment.written :]]
     out = [(p, "sealed") for p in drafted[: r.n_accepted]]
     if r.n_accepted < len(drafted):
         out.append((drafted[r.n_accepted], "struck"))

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 
 import streamlit as st
 
 from specdec_core.algorithm.trace import Round, Trace
 from ui.scriptorium import worked
 from ui.scriptorium.handout import sheet_svg
-from ui.scriptorium.moments import Moment, moments, positions, progress_at
+from ui.scriptorium.moments import Moment, ended_in_draft, moments, positions, progress_at
 from ui.scriptorium.plots import cache_figure, candidate_figure
 from ui.scriptorium.sheet import display_piece, sheet_html
 from ui.scriptorium.texts import TEXT
@@ -57,7 +58,7 @@ def _stepper(trace: Trace, presenter: bool) -> None:
     if moment.stage == "verdict" or r.drafted:
         _position_details(r, moment)
     if moment.stage == "verdict":  # the numbers of a judged round, worked as the rule reads them
-        _worked_round(r)
+        _worked_round(r, moment)
     with st.expander(TEXT("caches")):
         chart(st, cache_figure(r, _labels("master", "scribe", "before", "after", "rolled", "kept", "dropped") | {"axis": TEXT("cache_axis")}))
         st.caption(TEXT("cache_note"))
@@ -67,11 +68,15 @@ def _stepper(trace: Trace, presenter: bool) -> None:
         st.markdown(markdown_literal(whole_text(trace)))
 
 
-def _worked_round(r: Round) -> None:
+def _worked_round(r: Round, moment: Moment) -> None:
+    ended = ended_in_draft(r, moment)
     with st.expander(TEXT("worked")):
         st.caption(TEXT("worked_intro"))
         if r.drafted:
-            st.dataframe(worked.draft_rows(r), hide_index=True)
+            st.dataframe(worked.draft_rows(r, moment.written if ended else None), hide_index=True)
+        if ended:  # no new token: the text ended among the drafts
+            st.write(TEXT("w_ended", at=moment.written, end=display_piece(r.drafted[moment.written - 1].piece)))
+            return
         st.write(worked.new_token_words(r))
         st.dataframe(worked.new_token_rows(r), hide_index=True)
 
@@ -134,6 +139,8 @@ def _story(r: Round, moment: Moment) -> str:
         return TEXT("stage_draft", round=number, n=n)
     if moment.stage == "seal":
         return TEXT("stage_seal", round=number, sealed=moment.sealed)
+    if ended_in_draft(r, moment):
+        return _story_ended(r, moment)
     good, gain = display_piece(r.next_piece), TEXT("gain_one" if r.n_accepted == 0 else "gain_many", n=r.n_accepted + 1)
     if r.next_kind == "corrected":
         bad = display_piece(r.drafted[r.n_accepted].piece)
@@ -145,9 +152,17 @@ def _story(r: Round, moment: Moment) -> str:
     return TEXT("stage_plain", round=number, good=good)
 
 
+def _story_ended(r: Round, moment: Moment) -> str:
+    """A line whose sealed drafts include the end token: the text stops there, whatever the verdict drew after it."""
+    at, rest = moment.written, len(r.drafted) - moment.written
+    end, gain = display_piece(r.drafted[at - 1].piece), TEXT("gain_one" if at == 1 else "gain_many", n=at)
+    words = dict(round=r.index + 1, at=at, end=end, rest=rest, gain=gain)
+    return TEXT("stage_ended_rest" if rest else "stage_ended", **words)
+
+
 def _position_details(r: Round, moment: Moment) -> None:
-    slots = positions(r)
-    default = r.n_accepted if moment.stage == "verdict" else max(moment.sealed - 1, 0)
+    slots = positions(r, moment)
+    default = slots[-1] if ended_in_draft(r, moment) else r.n_accepted if moment.stage == "verdict" else max(moment.sealed - 1, 0)
     label = lambda i: _slot_label(r, i, moment.stage == "verdict")  # noqa: E731
     at = st.segmented_control(TEXT("position"), slots, format_func=label, default=default, key=f"position_{r.index}_{moment.stage}")
     at = default if at is None else at
@@ -176,7 +191,7 @@ def _decision(step, checked: bool, revealed: bool) -> None:
     cols = st.columns(5)
     cols[0].metric(TEXT("p_x"), probability_text(step.p))
     cols[1].metric(TEXT("q_x"), probability_text(step.q))
-    cols[2].metric(TEXT("ratio"), f"{step.p / step.q:.2f}" if step.q > 0 else "∞")
+    cols[2].metric(TEXT("ratio"), ratio_text(step.p / step.q) if step.q > 0 else "∞")
     cols[3].metric(TEXT("u"), f"{step.u:.3f}")
     if not revealed:
         st.caption(TEXT("not_yet"))
@@ -190,6 +205,15 @@ def _decision(step, checked: bool, revealed: bool) -> None:
 def probability_text(value: float) -> str:
     """Three decimals, or two significant digits where three decimals would read 0.000 for a rare token."""
     return f"{value:.3f}" if value == 0 or value >= 0.0005 else f"{value:.1e}"
+
+
+def ratio_text(value: float) -> str:
+    """Two decimals, or two significant digits below 0.1, so a small p/q reads as the worked table's 0.0012, not 0.00."""
+    if value == 0 or value >= 0.1:
+        return f"{value:.2f}"
+    if value < 1e-4:
+        return f"{value:.1e}"
+    return f"{value:.{1 - math.floor(math.log10(value))}f}"
 
 
 def _labels(*keys: str) -> dict[str, str]:

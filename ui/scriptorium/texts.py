@@ -26,9 +26,11 @@ TEXT = Texts(
         "per_forward": {"zh": "每次校閱得字", "en": "Tokens per pass"},
         "alpha": {"zh": "目前接受率 α", "en": "α so far"},
         "legend": {
-            "zh": "灰底：開頭　淡墨虛框：阿速的草稿　右下朱印：墨卿接受　朱線刪去：被退回　朱字：墨卿改正　粗框：整行通過後的加筆　∎：控制符（如篇末，或對話範本的標記）",
+            "zh": "灰底：開頭　淡墨虛框：阿速的草稿　右下朱印：墨卿接受　朱線刪去：被退回　朱字：墨卿改正　粗框：整行通過後的加筆　"
+            "控制符：▷ 篇首　∎ 篇末　⟨ ⟩ 對話一輪的開始與結束　◇ 其他",
             "en": "grey: the prompt · light dashed: A-Su's draft · red seal: accepted · struck in red: rejected · "
-            "red character: the master's correction · bold box: bonus after a full line · ∎: a control token (the end of the text, or a chat template's mark)",
+            "red character: the master's correction · bold box: bonus after a full line · "
+            "control tokens: ▷ start of the text, ∎ end of the text, ⟨ ⟩ a chat turn's start and end, ◇ any other",
         },
         "stage_draft": {
             "zh": "第 {round} 輪：阿速寫了 {n} 個字，墨卿還沒看。",
@@ -47,6 +49,17 @@ TEXT = Texts(
             "zh": "第 {round} 輪：整行 {n} 字全部蓋印，墨卿從同一次校閱中再加一字「{good}」。這一輪得 {gain}。",
             "en": "Round {round}: all {n} drafted tokens are sealed, and the same glance gives the master one more, “{good}”. "
             "This round gains {gain}.",
+        },
+        "stage_ended_rest": {
+            "zh": "第 {round} 輪：前 {at} 字蓋印，第 {at} 字「{end}」是結束符，全文到此為止：後面的 {rest} 個草稿字不寫，"
+            "墨卿也不再加字。這一輪得 {gain}。",
+            "en": "Round {round}: the first {at} drafted are sealed, and token {at}, “{end}”, is the end mark, so the text "
+            "stops there: the {rest} drafted after it are never written, and the master adds none of his own. This round gains {gain}.",
+        },
+        "stage_ended": {
+            "zh": "第 {round} 輪：{at} 字全部蓋印，最後一字「{end}」是結束符，全文到此為止，墨卿不再加字。這一輪得 {gain}。",
+            "en": "Round {round}: all {at} drafted are sealed, and the last, “{end}”, is the end mark, so the text stops "
+            "there and the master adds none of his own. This round gains {gain}.",
         },
         "stage_plain": {
             "zh": "第 {round} 輪：阿速沒有草稿，墨卿自己寫了「{good}」。",
@@ -85,6 +98,10 @@ TEXT = Texts(
         "w_from_p": {
             "zh": "整行都蓋了印（或沒有草稿），新字直接從 p 抽出（◀ 是抽中的字）：",
             "en": "The whole line was sealed (or nothing was drafted), so the new token is drawn from p itself (◀ marks the one drawn):",
+        },
+        "w_ended": {
+            "zh": "第 {at} 字「{end}」是結束符：全文寫到它為止，後面的草稿與墨卿的新字都不寫。",
+            "en": "Token {at}, “{end}”, is the end mark: the text stops there, and neither the drafts after it nor a new token of the master's are written.",
         },
         "position": {"zh": "看一個位置", "en": "Look at one position"},
         "new_slot": {"zh": "新字", "en": "new"},

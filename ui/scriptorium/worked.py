@@ -13,10 +13,11 @@ from ui.scriptorium.texts import TEXT
 RESIDUAL_SHOWN = 5  # candidates of the new token's distribution listed
 
 
-def draft_rows(r: Round) -> list[dict]:
-    """A row per drafted token the master's glance reached: the numbers and the verdict."""
+def draft_rows(r: Round, written: int | None = None) -> list[dict]:
+    """A row per drafted token the master's glance reached: the numbers and the verdict. written: where
+    the text ended at an end token among the drafts, the rows stop there (nothing after it is written)."""
     rows = []
-    for i, step in enumerate(r.reached):
+    for i, step in enumerate(r.reached[:written]):
         rows.append({
             TEXT.plain("w_position"): i + 1,
             TEXT.plain("w_token"): display_piece(step.piece),

@@ -47,7 +47,7 @@ TEXT = Texts(
             "grows with the rows, so it costs more.",
         },
         "note_cost": {
-            "zh": "- 阿速每寫一字花墨卿一次前向的 c = {c:.3f}；接受率 α = {alpha:.2f}。理論預測快 {predicted:.2f} 倍，實測 {measured:.2f} 倍。",
+            "zh": "- 阿速每寫一字花墨卿一次前向的 c = {c:.3f}；接受率 α = {alpha:.2f}。理論預測速度是墨卿獨寫的 {predicted:.2f} 倍，實測 {measured:.2f} 倍。",
             "en": "- Each drafted token cost c = {c:.3f} of a master forward; acceptance α = {alpha:.2f}. Theory predicts "
             "{predicted:.2f}×, measured {measured:.2f}×.",
         },
@@ -135,7 +135,7 @@ TEXT = Texts(
             "prefilling the prompt, the loop itself), which the theory's formula leaves out.",
         },
         "fast": {
-            "zh": "快了 {measured:.2f} 倍。墨卿看一眼平均得到 {tokens:.2f} 個字（α = {alpha:.2f}、k = {k}），"
+            "zh": "速度是墨卿獨寫的 {measured:.2f} 倍。墨卿看一眼平均得到 {tokens:.2f} 個字（α = {alpha:.2f}、k = {k}），"
             "而一輪只花 k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} 口氣：多出來的字就是省下的時間。",
             "en": "{measured:.2f}× as fast. One glance of the master yields {tokens:.2f} characters on average (α = {alpha:.2f}, k = {k}), "
             "while a round costs only k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} breaths: the extra characters are the time saved.",
@@ -154,7 +154,7 @@ TEXT = Texts(
         },
         "gain_on_paper": {
             "zh": "一輪下來，墨卿看一眼平均得到 {tokens:.2f} 個字（α = {alpha:.2f}、k = {k} 的理論值；實測 {measured_tokens:.2f}），"
-            "只花 k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} 口氣。照公式應該快 {tokens:.2f} ÷ {cost:.2f} = {predicted:.2f}×，"
+            "只花 k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} 口氣。照公式速度應是獨寫的 {tokens:.2f} ÷ {cost:.2f} = {predicted:.2f} 倍，"
             "可是公式沒算到的時間把它吃掉了：",
             "en": "Each round one glance of the master yields {tokens:.2f} characters (theory for α = {alpha:.2f}, k = {k}; measured {measured_tokens:.2f}) for "
             "k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} breaths. By the formula that is {tokens:.2f} ÷ {cost:.2f} = {predicted:.2f}× "
