@@ -2,6 +2,8 @@
 import pytest
 from app_pages import open_page
 
+from ui.proof.line import proof_line
+
 
 def run_proof(rule: str):
     app = open_page("proof", "en", pair="tiny", samples="2000", rule=rule)
@@ -35,3 +37,23 @@ def test_the_rule_menu_speaks_the_readers_language():
     app = open_page("proof", "zh", pair="tiny")
     menu = next(s for s in app.selectbox if "exact" in s.options[0] or "鐵律" in s.options[0])
     assert menu.options[0] == "鐵律（正確）" and all(not option.isascii() for option in menu.options)
+
+
+def test_the_page_opens_in_class_mode():
+    app = open_page("proof", "en", pair="tiny")
+    assert next(s for s in app.select_slider if s.label == "Samples").value == 2000
+    assert any("class mode" in c.value for c in app.caption)
+
+
+def test_a_full_line_of_live_proofs_refuses_in_plain_words_and_keeps_the_page():
+    line = proof_line()
+    waiting = [line.join(1000) for _ in range(line.capacity)]
+    try:
+        app = open_page("proof", "zh", pair="tiny")
+        next(b for b in app.button if b.label == "開始取樣").click().run()
+    finally:
+        for turn in waiting:
+            line.leave(turn, finished=False)
+    assert not app.exception
+    assert any("已有 8 場即時證明在排隊" in w.value for w in app.warning)
+    assert any("開始取樣" in i.value for i in app.info)  # nothing half-drawn: the page still waits for a press

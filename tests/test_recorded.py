@@ -4,7 +4,11 @@ import time
 
 from app_pages import open_page
 
+from specdec_core.algorithm.rules import RULES
+from specdec_core.decoding.proof_run import exact_pair, fit, run_from_dict
+from specdec_core.pairs.registry import load_pair
 from specdec_core.services import recorded
+from specdec_core.settings import SamplingConfig
 
 
 def test_the_shipped_recordings_read_back_and_say_what_they_are():
@@ -35,3 +39,23 @@ def test_other_settings_show_no_recording():
     app = open_page("proof", "en", seed="5")
     assert not any("A recorded result" in i.value for i in app.info)
     assert any("Start sampling" in i.value for i in app.info)
+
+
+def test_the_class_mode_recordings_pass_the_exact_rule_and_catch_resample_p_with_the_poorest_scribe():
+    # The page's default (2,000 samples) must still decide: recorded for the default scribe and for the
+    # poorest one under every rule; here the verdicts are recomputed from the recorded samples.
+    pair = load_pair("poetry", "cpu")
+    verdicts = {}
+    for recording in recorded.load_all("proof", "poetry"):
+        key = recording.key
+        assert key["samples"] == recorded.PROOF_SAMPLES
+        ids = pair.encode_prompt(key["prompt"], 2)
+        exact = exact_pair(pair.target, ids, SamplingConfig(**key["settings"]["sampling"]), key["samples"])
+        run = run_from_dict(recording.result)
+        verdicts[key["draft"], key["settings"]["rule"]] = [min(f.p_value for f in fit(run, who, exact))
+                                                          for who in ("speculative", "plain")]
+    poorest = next(iter(pair.drafts))
+    assert set(verdicts) == {(pair.default_draft, "exact")} | {(poorest, rule) for rule in RULES}
+    assert all(plain > 0.001 for _, plain in verdicts.values())
+    assert verdicts[pair.default_draft, "exact"][0] > 0.001 and verdicts[poorest, "exact"][0] > 0.001
+    assert verdicts[poorest, "resample-p"][0] < 0.001

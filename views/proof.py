@@ -4,16 +4,16 @@ from dataclasses import replace
 import streamlit as st
 
 from specdec_core.algorithm.rules import EXPLANATIONS, RULES
-from specdec_core.decoding.proof_run import ProofRun, run_from_dict, streams
+from specdec_core.decoding.proof_run import ProofRun, run_from_dict
 from specdec_core.pairs.pair import PairError
 from specdec_core.services import recorded
+from ui.proof.line import LineFull
 from ui.proof.results import show_results
-from ui.proof.runs import cached_exact, draw_batch
+from ui.proof.runs import cached_exact, run_live
 from ui.proof.texts import TEXT
 from ui.shared.errors import explain
 from ui.shared.i18n import language
 from ui.shared.persist import remembered
-from ui.shared.run_slots import long_work
 from ui.shared.sidebar import current_choice
 from ui.shared.texts import TEXT as COMMON
 
@@ -21,13 +21,15 @@ choice, pair = current_choice()
 st.title(TEXT("title"))
 st.write(TEXT("intro"))
 left, right = st.columns(2)
-sizes = [1000, 2000, 5000, 10_000, 20_000]
-total = left.select_slider(TEXT("samples"), sizes, **remembered("proof_samples", 10_000, "samples", sizes))
+sizes = [1000, recorded.PROOF_SAMPLES, 5000, 10_000, 20_000]  # 20,000 bounds the live work one press starts
+total = left.select_slider(TEXT("samples"), sizes, **remembered("proof_samples", recorded.PROOF_SAMPLES, "samples", sizes))
 rule_names = {name: COMMON(f"rule:{name}") for name in RULES}  # looked up now, in this run's language
 rule = right.selectbox(TEXT("rule"), list(RULES), format_func=rule_names.get,
                        **remembered("proof_rule", "exact", "rule", list(RULES)))
 (st.success if rule == "exact" else st.warning)(EXPLANATIONS[rule][language()])
 st.caption(TEXT("hint_poor"))
+if total == recorded.PROOF_SAMPLES:
+    st.caption(TEXT("class_size", n=total))
 try:
     ids = pair.encode_prompt(choice.prompt, 2)
 except PairError as error:
@@ -42,17 +44,14 @@ started = start.button(TEXT("run"), type="primary", width="stretch")
 stop.button(TEXT("stop"), width="stretch")  # a click reruns the page, which interrupts the sampling
 exact = cached_exact(choice.pair, choice.device, tuple(ids), settings.sampling, total)
 board = st.empty()
-if started:
-    runs[key] = run = ProofRun(total)
-    speculative, plain = streams(pair, choice.scribe, ids, settings)
-    board.progress(0.0, TEXT("progress", done=0, total=total, seconds=0))  # before the first batch lands
-    with long_work():
-        while run.done < total:
-            draw_batch(run, speculative, plain, exact)
-            with board.container():
-                show_results(run, exact, pair.as_target().piece, final=False)
-    run.finished = True
 recording = recorded.matching("proof", recorded.key_of(choice.pair, choice.scribe, choice.prompt, settings, samples=total))
+if started:
+    runs[key] = ProofRun(total)  # kept from the first batch: a Stop keeps what was drawn
+    try:
+        run_live(runs[key], pair, choice.scribe, ids, settings, exact, board, recorded.seconds_per_sample(recording))
+    except LineFull as full:
+        del runs[key]
+        st.warning(TEXT("line_full", ahead=full.ahead))
 if key in runs:
     with board.container():
         show_results(runs[key], exact, pair.as_target().piece, final=True)

@@ -84,9 +84,10 @@ def streams(pair, draft_name: str, ids: list[int], settings) -> tuple[SampleStre
     return speculative, plain
 
 
-def batch_size(total: int) -> int:
-    """About ten redraws per run, never batches so small that Python overhead dominates."""
-    return max(500, total // 10)
+def batch_size(total: int, done: int) -> int:
+    """A small first batch, so the page shows progress within a second or two even on a busy server; then
+    about ten redraws per run, never batches so small that Python overhead dominates."""
+    return max(100, total // 50) if not done else max(500, total // 10)
 
 
 def draw_batch(run: ProofRun, speculative: SampleStream, plain: SampleStream, exact: Exact,
@@ -95,7 +96,7 @@ def draw_batch(run: ProofRun, speculative: SampleStream, plain: SampleStream, ex
     stream's TV over the joint's cells as fixed for the whole run. Each stream's draw runs inside a
     fresh each_draw() (a server's compute slot, held one draw at a time)."""
     started = time.perf_counter()
-    size = min(batch_size(run.total), run.total - run.done)
+    size = min(batch_size(run.total, run.done), run.total - run.done)
     with each_draw():
         speculative_batch = speculative.draw(size)
     with each_draw():

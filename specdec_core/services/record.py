@@ -1,10 +1,12 @@
-"""Making the recordings a class sees at once: the proof page's and the speed lab's runs of a pair's
-default settings, with the very code the pages run (`python -m specdec_core record --pair NAME`)."""
+"""Making the recordings a class sees at once: the proof page's runs (the pair's default settings, and the
+poorest scribe under every rule) and the speed lab's measurement of its defaults, with the very code the
+pages run (`python -m specdec_core record --pair NAME`)."""
 from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
 
+from specdec_core.algorithm.rules import RULES
 from specdec_core.decoding.proof_run import page_run, run_as_dict
 from specdec_core.pairs.pair import ModelPair
 from specdec_core.pairs.registry import run_defaults
@@ -20,15 +22,25 @@ def default_settings(pair: ModelPair) -> DecodeSettings:
                           sampling=SamplingConfig(temperature=defaults.temperature))
 
 
+def proof_cases(pair: ModelPair) -> list[tuple[str, str]]:
+    """(scribe, rule) of each recorded proof: the page's default first, then the poorest scribe under
+    every rule, the broken ones included (a broken rule's bias shows soonest with a poor scribe)."""
+    poorest = next(iter(pair.drafts))
+    return [(pair.default_draft, "exact")] + [(poorest, rule) for rule in RULES]
+
+
 def record_proof(pair: ModelPair) -> Path:
-    settings = replace(default_settings(pair), rule="exact")
     prompt = pair.example_prompts[0]
     ids = pair.encode_prompt(prompt, 2)
-    run, _ = page_run(pair, pair.default_draft, ids, settings, recorded.PROOF_SAMPLES)
-    key = recorded.key_of(pair.name, pair.default_draft, prompt, settings, samples=run.total)
     command = f"python -m specdec_core record --pair {pair.name}"
+    recordings = []
+    for scribe, rule in proof_cases(pair):
+        settings = replace(default_settings(pair), rule=rule)
+        run, _ = page_run(pair, scribe, ids, settings, recorded.PROOF_SAMPLES)
+        key = recorded.key_of(pair.name, scribe, prompt, settings, samples=run.total)
+        recordings.append(recorded.stamp("proof", key, run_as_dict(run), command))
     path = recorded.path_of("proof", pair.name)
-    recorded.save(recorded.stamp("proof", key, run_as_dict(run), command), path)
+    recorded.save(recordings, path)
     return path
 
 
@@ -39,5 +51,5 @@ def record_speed(pair: ModelPair) -> Path:
     key = recorded.key_of(pair.name, pair.default_draft, "", settings, prompts=prompts)
     command = f"python -m specdec_core record --pair {pair.name}"
     path = recorded.path_of("speed", pair.name)
-    recorded.save(recorded.stamp("speed", key, result, command), path)
+    recorded.save([recorded.stamp("speed", key, result, command)], path)
     return path

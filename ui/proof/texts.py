@@ -68,5 +68,25 @@ TEXT = Texts(
             "en": "Hint: a broken rule's bias grows with 1 − α; a poorer scribe shows it sooner.",
         },
         "bug": {"zh": "這個錯誤在真實程式中出現過：", "en": "This mistake has shipped in real code:"},
+        "class_size": {
+            "zh": "{n:,} 個樣本是課堂模式：幾秒內判定，仍抓得出最差抄寫員配上壞規則；要看更細的 TV 曲線，選 10,000 以上。",
+            "en": "{n:,} samples is the class mode: it decides within seconds and still catches a broken rule with the poorest "
+            "scribe; for a finer TV curve choose 10,000 or more.",
+        },
+        "in_line": {
+            "zh": "排隊中：前面還有 {ahead} 場即時證明在跑（一次只跑一場，先到先跑），約 {seconds:.0f} 秒後輪到你。",
+            "en": "In line: {ahead} live proofs are ahead of yours (one runs at a time, first come first served); "
+            "your turn comes in about {seconds:.0f} s.",
+        },
+        "in_line_unknown": {
+            "zh": "排隊中：前面還有 {ahead} 場即時證明在跑（一次只跑一場，先到先跑）；第一批樣本出來後就能估計要等多久。",
+            "en": "In line: {ahead} live proofs are ahead of yours (one runs at a time, first come first served); "
+            "the wait can be estimated once the first batch is drawn.",
+        },
+        "line_full": {
+            "zh": "這台伺服器上已有 {ahead} 場即時證明在排隊，現在加入要等太久。請稍後再按；下方若有錄好的結果，照樣可以看。",
+            "en": "{ahead} live proofs are already in line on this server; joining now would wait too long. Press again in a while; "
+            "any recorded result below can still be read.",
+        },
     }
 )
