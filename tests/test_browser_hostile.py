@@ -53,6 +53,11 @@ def server(tmp_path_factory):
         yield url, Archive(folder / "archive.sqlite")
 
 
+def server_log(server) -> str:
+    _, store = server
+    return (store.path.parent / "streamlit.log").read_text()
+
+
 @pytest.fixture
 def tab(server):
     with chromium() as browser:
@@ -108,3 +113,28 @@ def _assert_nothing_injected(tab, base: str) -> None:
         assert tab.locator(selector).count() == 0, f"{selector} was drawn"
     styles = " ".join(tab.locator("style").all_inner_texts())
     assert BAIT not in styles
+
+
+HOSTILE_LINKS = [  # (page, query): each must get a plain word on the page and one line at most in the log
+    ("scriptorium", {"temperature": "1e-40"}), ("race", {"temperature": "1e-40"}), ("proof", {"temperature": "1e-40"}),
+    ("proof", {"samples": "7", "rule": "no-such-rule"}), ("scriptorium", {"k": "-3", "seed": "x" * 300}),
+    ("scriptorium", {"run": "99999999999999999999999"}), ("iron_rule", {"pair": "../../etc/passwd"}),
+]
+
+
+def test_hostile_input_leaves_no_traceback_in_the_server_log(tab, server, tiny, tiny_prompt, tmp_path):
+    # A visitor's bad input is the visitor's, not the server's fault: the page says so, the log keeps one
+    # line at most. A traceback in the log is kept for the server's own faults.
+    base, _ = server
+    data = hostile_trace(tiny, tiny_prompt)
+    data["rounds"][0]["drafted"][0]["p"] = float("nan")
+    upload = tmp_path / "nan.json"
+    upload.write_text(json.dumps(data, ensure_ascii=False))  # json writes NaN, as a hostile file would
+    open_page(tab, base, "archive", expect="The archive", pair="tiny", language="en")
+    tab.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(upload))
+    wait_ready(tab, "nothing was imported")
+    for page, query in HOSTILE_LINKS:
+        open_page(tab, base, page, language="en", **query)
+        assert tab.locator(EXCEPTION).count() == 0, (page, query)
+    log = server_log(server)
+    assert "Traceback" not in log, log[-3000:]
