@@ -5,13 +5,14 @@ import json
 from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 
-from specdec_core.algorithm.trace_checks import problems
+from specdec_core.algorithm.trace_checks import MAX_TOKEN_ID, problems
+from specdec_core.settings import MAX_TOKENS, DecodeSettings, Refusal, SettingsError, check_fits
 
 SCHEMA_VERSION = 1
 MAX_TRACE_BYTES = 20_000_000
 
 
-class TraceError(ValueError):
+class TraceError(Refusal):
     """A trace file that cannot be read; the message says what is wrong with it."""
 
 
@@ -126,6 +127,7 @@ class Trace:
             more = f" (and {len(wrong) - 3} more)" if len(wrong) > 3 else ""
             raise TraceError("; ".join(wrong[:3]) + more)
         _check_consistent(trace)
+        _check_bounded(trace)
         return trace
 
 
@@ -215,6 +217,20 @@ def _step_from_dict(data: dict) -> DraftStep:
     step = _build(DraftStep, data)
     step.candidates = [_build(Candidate, c) for c in step.candidates]
     return step
+
+
+def _check_bounded(trace: Trace) -> None:
+    """Settings a run could have been made with, within any pair's bounds (a replay runs them again;
+    the pair's own context and vocabulary are checked there, where the pair is at hand)."""
+    try:
+        settings = DecodeSettings.from_dict(trace.settings)
+        check_fits(trace.prompt_tokens, settings, MAX_TOKEN_ID + 1, MAX_TOKENS)
+    except SettingsError as error:
+        raise TraceError(f"settings: {error}", error.reason, **error.values) from None
+    if len(trace.tokens) > settings.max_new_tokens:
+        raise TraceError(f"{len(trace.tokens)} tokens written, more than the settings' max_new_tokens "
+                         f"{settings.max_new_tokens}", "more_than_max_new", tokens=len(trace.tokens),
+                         new=settings.max_new_tokens)
 
 
 def _check_consistent(trace: Trace) -> None:

@@ -15,10 +15,10 @@ from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.pairs.pair import PairError
 from specdec_core.pairs.registry import PAIR_LOADERS, available_pairs, load_pair, run_defaults
 from specdec_core.services.cli_args import number, whole, whole_list
-from specdec_core.settings import MAX_K, MAX_SEED, DecodeSettings, SamplingConfig, SettingsError
+from specdec_core.settings import MAX_K, MAX_SEED, MAX_TOKENS, DecodeSettings, SamplingConfig, SettingsError
 
 # ANSI colours for the terminal trace: the parable's seal, red brush and bonus
-MAX_NEW_TOKENS, MAX_SAMPLES = 100_000, 10_000_000  # beyond any pair's context, beyond a day's sampling
+MAX_SAMPLES = 10_000_000  # beyond a day's sampling
 SEALED, STRUCK, CORRECTED, BONUS, RESET = "\033[32m", "\033[9;2;31m", "\033[1;31m", "\033[1;34m", "\033[0m"
 
 
@@ -45,7 +45,7 @@ def _generate_args(commands) -> None:
     gen = commands.add_parser("generate", help="one traced run, coloured by the target's verdicts")
     _common(gen)
     gen.add_argument("--prompt", required=True)
-    gen.add_argument("--max-new-tokens", type=whole(1, MAX_NEW_TOKENS), default=None, help="default: the pair's own, as the app opens it")
+    gen.add_argument("--max-new-tokens", type=whole(1, MAX_TOKENS), default=None, help="default: the pair's own, as the app opens it")
     gen.add_argument("--plain", action="store_true", help="the target alone, no draft")
     gen.add_argument("--adaptive-k", action="store_true")
     gen.add_argument("--noise", type=number(0.0, 1.0), default=0.0)
@@ -67,7 +67,7 @@ def _proof_args(commands) -> None:
 def _bench_args(commands) -> None:
     bench = commands.add_parser("bench", help="tokens/s: speculative vs plain (vs transformers)")
     _common(bench)
-    bench.add_argument("--tokens", type=whole(1, MAX_NEW_TOKENS), default=64)
+    bench.add_argument("--tokens", type=whole(1, MAX_TOKENS), default=64)
     bench.add_argument("--repeats", type=whole(1, 100), default=3)
     bench.add_argument("--vs-hf", action="store_true", help="also time transformers' assisted generation")
     bench.add_argument("--sweep-k", type=whole_list(1, MAX_K), default=None, help="comma-separated k values: bench each, report the best")
@@ -79,7 +79,7 @@ def _ladder_args(commands) -> None:
     ladder = commands.add_parser("ladder", help="every draft of a pair benchmarked over a k sweep: the model card's table")
     ladder.add_argument("--pair", default="poetry")
     ladder.add_argument("--scribes", default=None, help="comma-separated (default: the whole ladder)")
-    ladder.add_argument("--tokens", type=whole(1, MAX_NEW_TOKENS), default=64)
+    ladder.add_argument("--tokens", type=whole(1, MAX_TOKENS), default=64)
     ladder.add_argument("--repeats", type=whole(1, 100), default=2)
     ladder.add_argument("--ks", type=whole_list(1, MAX_K), default=None, help="comma-separated k values (default 1,2,3,4,6,8)")
     ladder.add_argument("--temperature", type=number(0.0, 10.0), default=1.0)

@@ -16,7 +16,7 @@ import streamlit as st
 
 from specdec_core.pairs.pair import ModelPair, PairError
 from specdec_core.pairs.registry import RunDefaults, run_defaults
-from specdec_core.settings import DecodeSettings, SamplingConfig
+from specdec_core.settings import MIN_TEMPERATURE, DecodeSettings, SamplingConfig
 from ui.shared.errors import explain
 from ui.shared.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from ui.shared.models import cached_pair, device_names, other_pairs_allowed, pair_names
@@ -32,6 +32,7 @@ class Knob:
     low: float | None = None
     high: float | None = None
     options: tuple[str, ...] = ()  # a fixed menu (pairs, scribes and devices depend on the machine)
+    shown: str = ""  # the values allowed, in words, where low–high does not say it all
 
     def read(self, text: str):
         value = self.parse(text)
@@ -42,11 +43,18 @@ class Knob:
         return value
 
     def allowed(self) -> str:
+        if self.shown:
+            return self.shown
         if self.options:
             return ", ".join(self.options)
         if self.low is not None:
             return f"{self.low:g}–{self.high:g}"
         return "true, false" if self.parse is _flag else ""
+
+
+def _temperature(text: str) -> float:
+    """A temperature the core runs (SamplingConfig is the one judge): a tiny one is refused like any bad value."""
+    return SamplingConfig(temperature=float(text)).temperature
 
 
 def _flag(text: str) -> bool:
@@ -66,7 +74,7 @@ KNOBS = {
     "scribe": Knob(str),
     "noise": Knob(float, 0.0, 0.0, 1.0),
     "k": Knob(int, RunDefaults.k, 1, 12),
-    "temperature": Knob(float, RunDefaults.temperature, 0.0, 2.0),
+    "temperature": Knob(_temperature, RunDefaults.temperature, 0.0, 2.0, shown=f"0, {MIN_TEMPERATURE:g}–2"),
     "top_p": Knob(float, 1.0, 0.05, 1.0),
     "seed": Knob(int, 0, 0, 2**31 - 1),
     "prompt": Knob(str),
