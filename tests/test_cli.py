@@ -111,6 +111,9 @@ HOSTILE_FLAGS = {
     "seed past 64 bits": (["generate", "--prompt", "春山", "--seed", str(2**70)], "--seed"),
     "k of zero": (["generate", "--prompt", "春山", "--k", "0"], "--k"),
     "temperature NaN": (["generate", "--prompt", "春山", "--temperature", "nan"], "--temperature"),
+    "temperature 1e-40": (["generate", "--prompt", "春山", "--temperature", "1e-40"], "temperature must be 0"),  # #38
+    "proof at 1e-40": (["proof", "--samples", "100", "--temperature", "1e-40"], "temperature must be 0"),
+    "ladder at 1e-40": (["ladder", "--scribes", "lm", "--temperature", "1e-40"], "temperature must be 0"),
     "top-p negative": (["generate", "--prompt", "春山", "--top-p", "-1"], "--top-p"),
     "sweep of words": (["bench", "--sweep-k", "2,four"], "--sweep-k"),
     "noise above one": (["generate", "--prompt", "春山", "--noise", "7"], "--noise"),

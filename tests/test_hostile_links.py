@@ -18,6 +18,7 @@ ADDRESSES = {
     "unknown scribe and device": {"pair": "tiny", "scribe": "evil", "device": "meta"},
     "not numbers": {"pair": "tiny", "k": "four", "seed": "1e400", "temperature": "nan", "top_p": "-inf", "noise": "0x1"},
     "huge numbers": {"pair": "tiny", "seed": "9" * 400, "max_new": str(10**30), "large": "maybe"},
+    "a temperature below the floor": {"pair": "tiny", "temperature": "1e-40"},  # #38: NaN in the trace
     "markup": {"pair": "tiny", "prompt": '<img src=x onerror=alert(1)>![t](http://127.0.0.1:9/x.png)', "other": "a,b"},
 }
 
@@ -32,7 +33,8 @@ def test_every_page_survives_every_hostile_link(page, query):
 
 @pytest.mark.parametrize(
     "key, value",
-    [("pair", "../../etc"), ("scribe", "evil"), ("device", "meta"), ("language", "xx"), ("k", "999"), ("seed", "-1")],
+    [("pair", "../../etc"), ("scribe", "evil"), ("device", "meta"), ("language", "xx"), ("k", "999"), ("seed", "-1"),
+     ("temperature", "1e-40"), ("temperature", "0.001")],
 )
 def test_a_refused_link_value_is_named_never_silently_replaced(key, value):
     query = {"language": "en", **({"pair": "tiny"} if key == "scribe" else {}), key: value}
