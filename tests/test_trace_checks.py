@@ -97,6 +97,27 @@ def test_settings_no_run_could_have_are_refused_at_import_by_their_reason(good, 
     assert store.count() == 0
 
 
+@pytest.mark.parametrize("depth", [500, 900])
+def test_deeply_nested_extra_is_refused_not_a_recursion_error(good, depth, tmp_path):
+    """#38: 500 to 900 levels in extra read as JSON, then broke the archive's digest with a RecursionError."""
+    data = dict(good, extra={"x": json.loads("[" * depth + "]" * depth)})
+    store = Archive(tmp_path / "archive.sqlite")
+    with pytest.raises(TraceError) as refused:
+        store.import_json(json.dumps(data))
+    assert refused.value.reason == "extra_too_deep" and store.count() == 0
+
+
+@pytest.mark.parametrize("number", ["1e999", "-1e999"])
+def test_a_number_json_reads_as_infinity_is_refused_so_every_stored_run_reads_back(good, number, tmp_path):
+    """#38: 1e999 in extra was stored as Infinity; the run never read back and the archive page, which
+    opens the newest run, showed an error to every later visitor."""
+    text = json.dumps(dict(good, extra={"x": 7.5})).replace("7.5", number)
+    store = Archive(tmp_path / "archive.sqlite")
+    with pytest.raises(TraceError, match="1e999"):
+        store.import_json(text)
+    assert store.count() == 0
+
+
 def test_the_sheet_never_writes_an_unknown_kind_as_markup(good):
     """Defence in depth: even a Trace built in code with a hostile kind is drawn as plain ink."""
     trace = Trace.from_json(json.dumps(good))

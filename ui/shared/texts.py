@@ -99,6 +99,10 @@ TEXT = Texts(
             "zh": "溫度要是 0（貪婪）或在 {low} 到 {high} 之間，這裡是 {value}",
             "en": "the temperature must be 0 (greedy) or from {low} to {high}; it is {value}",
         },
+        "error_extra_too_deep": {
+            "zh": "欄位 extra 疊了超過 {limit} 層，不是這個 app 寫得出的紀錄",
+            "en": "the field extra nests more than {limit} levels deep, which no run of this app writes",
+        },
         "error_settings_unreadable": {
             "zh": "這次抄寫的設定讀不回來（少了欄位，或型別不對）",
             "en": "the run's settings cannot be read back (a field is missing or has the wrong type)",
