@@ -66,6 +66,8 @@ def exact_distribution(target, prompt: list[int], positions: int, sampling, n_sa
     if positions == 1:
         return ExactDistribution(1, vocab, np.arange(vocab), p1.numpy())
     first = torch.nonzero(p1 * n_samples >= MIN_EXPECTED).flatten()  # x1 whose cells can matter
+    if len(first) == 0:  # too few samples for any cell to be tested: the whole joint is the pooled rest
+        return ExactDistribution(2, vocab, first.numpy(), np.zeros(0))
     rows = torch.cat([torch.tensor(prompt).expand(len(first), -1), first[:, None]], dim=1).to(device)
     p2 = probs_from_logits(last_logits(target, rows)[:, -1], sampling).double().cpu()  # (S, V)
     joint = p1[first, None] * p2
