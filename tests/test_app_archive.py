@@ -28,7 +28,8 @@ def test_an_empty_archive_renders_in_both_languages(store, language):
     assert not app.exception
     assert app.title[0].value == ("卷宗" if language == "zh" else "The archive")
     assert app.info[0].value.startswith("卷宗還是空的" if language == "zh" else "The archive is empty")
-    assert str(store.path) in app.caption[0].value
+    assert str(store.path.parent) not in app.caption[0].value  # #38: the server's path is not shown
+    assert ("0 卷" if language == "zh" else "0 runs") in app.caption[0].value
 
 
 def test_a_run_made_by_the_app_is_listed_and_opens(store):
