@@ -11,7 +11,7 @@ from specdec_core.settings import SettingsError
 from ui.archive.store import import_file, replay_in_scriptorium
 from ui.archive.texts import TEXT
 from ui.shared.errors import explain
-from ui.shared.i18n import language, markdown_literal
+from ui.shared.i18n import language, markdown_literal, without_bidi
 from ui.shared.models import cached_pair, device_names, pair_names
 from ui.shared.run_slots import run_slot
 
@@ -43,7 +43,7 @@ def table(rows: list[RunRow]) -> dict[str, list]:
         "k": [r.k for r in rows],
         TEXT("col_temperature"): [r.temperature for r in rows],
         TEXT("col_seed"): [r.seed for r in rows],
-        TEXT("col_prompt"): [r.prompt_text for r in rows],
+        TEXT("col_prompt"): [without_bidi(r.prompt_text) for r in rows],
         TEXT("col_tokens"): [r.tokens for r in rows],
         TEXT("col_alpha"): [r.alpha for r in rows],
         TEXT("col_per_forward"): [r.tokens_per_target_forward for r in rows],
