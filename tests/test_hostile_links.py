@@ -169,3 +169,15 @@ def test_an_imported_prompt_with_directives_and_bidi_controls_is_drawn_inert(tmp
         assert not ICON_DIRECTIVE.search(text.replace("\\", "")), text
     for text in markdown + cells:
         assert "\u202e" not in text, text
+
+
+@pytest.mark.parametrize("key, value", [("samples", "7"), ("samples", "lots"), ("rule", "evil")])
+def test_the_proof_page_names_a_refused_samples_or_rule_like_every_other_link_value(key, value):
+    """#38: the proof page dropped these silently, unlike every other link value."""
+    app = open_page("proof", "en", pair="tiny", **{key: value})
+    assert not app.exception
+    notes = [w.value for w in app.sidebar.warning]
+    assert any(f"{key}={value}" in note.replace("\\", "") for note in notes), notes
+    assert app.query_params[key] != value  # the address bar says what runs
+    again = [w.value for w in app.run().sidebar.warning]
+    assert sum(f"{key}={value}" in note.replace("\\", "") for note in again) == 1, again  # kept, said once

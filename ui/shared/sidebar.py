@@ -217,12 +217,19 @@ def _adopt_url() -> None:
 
 
 def _note_refused(key: str, allowed: str) -> None:
-    """Say that the link's value for `key` was not used (once), and what would have been."""
+    refused_link_note(key, allowed)
+
+
+def refused_link_note(key: str, allowed: str) -> str:
+    """Say that the link's value for `key` was not used, and what would have been: kept with the link's
+    other notes, which the sidebar shows on every run from the next on. Returns the note, for a page
+    that refuses a value of its own after the sidebar was drawn to show it now."""
     value = st.query_params.get(key, "")
     shown = value if len(value) <= LINK_VALUE_SHOWN else value[:LINK_VALUE_SHOWN] + "…"
     note = TEXT("bad_link", key=key, value=shown) + (TEXT("bad_link_allowed", allowed=allowed) if allowed else "")
-    st.session_state["url_notes"].append(note)
+    st.session_state.setdefault("url_notes", []).append(note)
     st.session_state.get("from_url", set()).discard(key)
+    return note
 
 
 def _widget(key: str) -> dict:
