@@ -5,7 +5,7 @@ One SamplingConfig is applied to both the target p and the draft q (gpt-fast's s
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Callable
 
 import torch
@@ -14,9 +14,24 @@ from specdec_core.algorithm.rules import rule_named
 
 MAX_K = 32
 MAX_SEED = 2**63 - 1  # what torch.Generator.manual_seed takes
+MAX_TOKENS = 100_000  # a run's prompt and new tokens together: beyond any pair's context, so a bound on any trace
+# Below this, logits / T overflows float32 (at about 1e-38 a run writes NaN), and the distribution is
+# one-hot on the argmax to within float rounding long before: ask for greedy by name, T = 0.
+MIN_TEMPERATURE = 0.01
 
 
-class SettingsError(ValueError):
+class Refusal(ValueError):
+    """Input the core will not use; the message says why in English, for the command line.
+
+    `reason` names the kind of problem and `values` its particulars, so an app can say it in the
+    reader's language (ui/shared/errors.py)."""
+
+    def __init__(self, message: str, reason: str = "", **values):
+        super().__init__(message)
+        self.reason, self.values = reason, values
+
+
+class SettingsError(Refusal):
     """A setting is out of range; the message says which and why, in plain words."""
 
 
@@ -33,8 +48,9 @@ class SamplingConfig:
     top_p: float = 1.0
 
     def __post_init__(self):
-        if not 0.0 <= self.temperature <= 10.0:
-            raise SettingsError(f"temperature must be between 0 and 10, got {self.temperature}")
+        if not (self.temperature == 0.0 or MIN_TEMPERATURE <= self.temperature <= 10.0):
+            raise SettingsError(f"temperature must be 0 (greedy) or from {MIN_TEMPERATURE} to 10, got {self.temperature}",
+                                "temperature", value=self.temperature, low=MIN_TEMPERATURE, high=10)
         if self.top_k < 0:
             raise SettingsError(f"top-k must be 0 (off) or a positive count, got {self.top_k}")
         if not 0.0 < self.top_p <= 1.0:
@@ -66,9 +82,23 @@ class DecodeSettings:
             raise SettingsError(f"the seed must be a whole number from 0 to {MAX_SEED}, got {self.seed}")
         if not 0.0 <= self.noise <= 1.0:
             raise SettingsError(f"noise must be between 0 and 1, got {self.noise}")
-        if self.max_new_tokens < 1:
-            raise SettingsError(f"max new tokens must be at least 1, got {self.max_new_tokens}")
+        if not 1 <= self.max_new_tokens <= MAX_TOKENS:
+            raise SettingsError(f"max new tokens must be from 1 to {MAX_TOKENS:,}, got {self.max_new_tokens}",
+                                "max_new_tokens", value=self.max_new_tokens, limit=MAX_TOKENS)
         rule_named(self.rule)
+
+    @classmethod
+    def from_dict(cls, values: dict) -> "DecodeSettings":
+        """Settings as a trace stores them (as_dict, plus keys this version ignores); SettingsError when a
+        field is missing, of the wrong kind or out of range."""
+        known = {f.name for f in fields(cls)}
+        kept = {key: value for key, value in values.items() if key in known}
+        try:
+            sampling = SamplingConfig(**kept.pop("sampling"))
+            return cls(sampling=sampling, **kept)
+        except (KeyError, TypeError) as error:
+            raise SettingsError(f"the trace's settings cannot be read back ({error})", "settings_unreadable",
+                                error=str(error)) from None
 
     def as_dict(self) -> dict:
         return {**asdict(self), "sampling": asdict(self.sampling)}
@@ -84,3 +114,20 @@ class Target:
     piece: Callable[[int], str]  # token id -> display text
     decode: Callable[[list[int]], str]  # token ids -> text
     eos_token_id: int | None = None
+    context_limit: int = MAX_TOKENS  # tokens the model reads, prompt included
+
+
+def check_fits(prompt: list[int], settings: DecodeSettings, vocab_size: int, context_limit: int) -> None:
+    """A run a model can make: a prompt of ids in its vocabulary that, with the new tokens, fits its
+    context. A round never reads past prompt + max_new_tokens (its k shrinks to what is left), so
+    that sum is the whole bound. SettingsError otherwise, before any work is done."""
+    if not prompt:
+        raise SettingsError("the prompt is empty", "prompt_empty")
+    outside = next((t for t in prompt if not 0 <= t < vocab_size), None)
+    if outside is not None:
+        raise SettingsError(f"the prompt holds token id {outside}; this vocabulary has ids 0 to {vocab_size - 1}",
+                            "token_outside_vocabulary", token=outside, last=vocab_size - 1)
+    if len(prompt) + settings.max_new_tokens > context_limit:
+        raise SettingsError(f"a prompt of {len(prompt):,} tokens and {settings.max_new_tokens:,} new ones do not fit: "
+                            f"this model reads at most {context_limit:,} tokens, prompt included", "run_too_long",
+                            prompt=len(prompt), new=settings.max_new_tokens, limit=context_limit)

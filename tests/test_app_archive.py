@@ -28,7 +28,8 @@ def test_an_empty_archive_renders_in_both_languages(store, language):
     assert not app.exception
     assert app.title[0].value == ("卷宗" if language == "zh" else "The archive")
     assert app.info[0].value.startswith("卷宗還是空的" if language == "zh" else "The archive is empty")
-    assert str(store.path) in app.caption[0].value
+    assert str(store.path.parent) not in app.caption[0].value  # #38: the server's path is not shown
+    assert ("0 卷" if language == "zh" else "0 runs") in app.caption[0].value
 
 
 def test_a_run_made_by_the_app_is_listed_and_opens(store):
@@ -154,3 +155,33 @@ def test_the_table_has_short_headers_so_every_column_fits(store):
     app = open_page("archive", "en", pair="tiny")
     headers = list(app.dataframe[0].value.columns)
     assert headers[-1] == "Source" and max(len(h) for h in headers) <= 12, headers
+
+
+BILLION = {"zh": "新寫字數要在 1 到 100000 之間", "en": "the number of new tokens must be from 1 to 100000"}
+PAST_CONTEXT = {"zh": "開頭 200 個詞元加上 12 個新字放不下", "en": "a prompt of 200 tokens and 12 new ones do not fit"}
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_trace_asking_for_a_billion_tokens_is_refused_in_the_reader_s_language(store, language):
+    """#38: it imported, and its check by replay ran for ever, growing the server by 35 MB/s."""
+    bomb = json.loads(app_run(seed=13))
+    bomb["settings"] |= {"max_new_tokens": 10**9, "k": 32, "stop_at_eos": False}
+    app = open_page("archive", language, pair="tiny")
+    before = store.count()
+    app.file_uploader[0].set_value(("bomb.json", json.dumps(bomb).encode(), "application/json")).run()
+    assert not app.exception
+    assert store.count() == before
+    assert any(BILLION[language] in e.value for e in app.error), [e.value for e in app.error]
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_check_by_replay_refuses_a_run_past_the_pair_s_context_before_running_it(store, language):
+    """#38: a 5,000-token prompt replayed past the pair's 1,024 (21 s, 1.7 GB); ids past the vocabulary
+    crashed the forward. The tiny pair reads 128 tokens."""
+    long = json.loads(app_run(seed=14))
+    long["prompt_tokens"] = [3] * 200
+    store.import_json(json.dumps(long))
+    app = open_page("archive", language, pair="tiny")
+    app.button(key="archive_check").click().run()
+    assert not app.exception
+    assert any(PAST_CONTEXT[language] in e.value for e in app.error), [e.value for e in app.error]

@@ -111,6 +111,12 @@ HOSTILE_FLAGS = {
     "seed past 64 bits": (["generate", "--prompt", "春山", "--seed", str(2**70)], "--seed"),
     "k of zero": (["generate", "--prompt", "春山", "--k", "0"], "--k"),
     "temperature NaN": (["generate", "--prompt", "春山", "--temperature", "nan"], "--temperature"),
+    "temperature 1e-40": (["generate", "--prompt", "春山", "--temperature", "1e-40"], "temperature must be 0"),  # #38
+    "proof at 1e-40": (["proof", "--samples", "100", "--temperature", "1e-40"], "temperature must be 0"),
+    "ladder at 1e-40": (["ladder", "--scribes", "lm", "--temperature", "1e-40"], "temperature must be 0"),
+    "an empty proof prompt": (["proof", "--samples", "100", "--prompt", ""], "the prompt is empty"),  # #38: used the example
+    "ladder out to a missing folder": (["ladder", "--scribes", "lm", "--out", "/no/such/folder/rows.json"], "no folder"),
+    "ladder out to a folder": (["ladder", "--scribes", "lm", "--out", "tests"], "is a folder"),
     "top-p negative": (["generate", "--prompt", "春山", "--top-p", "-1"], "--top-p"),
     "sweep of words": (["bench", "--sweep-k", "2,four"], "--sweep-k"),
     "noise above one": (["generate", "--prompt", "春山", "--noise", "7"], "--noise"),
@@ -140,3 +146,11 @@ def test_proof_as_the_page_runs_it(capsys):
     assert main(["proof", "--pair", "tiny", "--samples", "1000", "--as-page"]) == 0
     out = capsys.readouterr().out
     assert "1,000 speculative + 1,000 plain samples" in out and "p-values" in out
+
+
+@pytest.mark.parametrize("samples", [1, 2, 10])
+def test_proof_as_the_page_with_too_few_samples_says_it_cannot_test(capsys, samples):
+    """#38: so few samples that no joint cell could be tested ended in a traceback from an empty forward."""
+    assert main(["proof", "--pair", "tiny", "--samples", str(samples), "--as-page"]) == 0
+    out = capsys.readouterr().out
+    assert f"{samples} speculative + {samples} plain" in out and "untestable with so few samples" in out

@@ -1,6 +1,7 @@
 """Links a visitor may paste: every page renders without an exception, refused values are named, and a
 link never makes the server read a folder or open a connection."""
 import os
+import re
 import socket
 import sys
 from contextlib import contextmanager
@@ -18,6 +19,7 @@ ADDRESSES = {
     "unknown scribe and device": {"pair": "tiny", "scribe": "evil", "device": "meta"},
     "not numbers": {"pair": "tiny", "k": "four", "seed": "1e400", "temperature": "nan", "top_p": "-inf", "noise": "0x1"},
     "huge numbers": {"pair": "tiny", "seed": "9" * 400, "max_new": str(10**30), "large": "maybe"},
+    "a temperature below the floor": {"pair": "tiny", "temperature": "1e-40"},  # #38: NaN in the trace
     "markup": {"pair": "tiny", "prompt": '<img src=x onerror=alert(1)>![t](http://127.0.0.1:9/x.png)', "other": "a,b"},
 }
 
@@ -32,7 +34,8 @@ def test_every_page_survives_every_hostile_link(page, query):
 
 @pytest.mark.parametrize(
     "key, value",
-    [("pair", "../../etc"), ("scribe", "evil"), ("device", "meta"), ("language", "xx"), ("k", "999"), ("seed", "-1")],
+    [("pair", "../../etc"), ("scribe", "evil"), ("device", "meta"), ("language", "xx"), ("k", "999"), ("seed", "-1"),
+     ("temperature", "1e-40"), ("temperature", "0.001")],
 )
 def test_a_refused_link_value_is_named_never_silently_replaced(key, value):
     query = {"language": "en", **({"pair": "tiny"} if key == "scribe" else {}), key: value}
@@ -121,3 +124,60 @@ def test_the_server_config_fits_a_class():
     assert server["address"] == "127.0.0.1" and server["fileWatcherType"] == "none"
     assert server["maxUploadSize"] == MAX_TRACE_BYTES // 1_000_000
     assert config["client"]["showErrorDetails"] == "none" and config["runner"]["postScriptGC"] is False
+
+
+ICON_DIRECTIVE = re.compile(r":(material|streamlit)/\w+:|:[\w+-][\w_+-]*:")  # what Streamlit draws as an icon or emoji
+BIDI = "\u202e\u202a\u2066\u200f"
+
+
+@pytest.mark.parametrize("text", [":material/lock: Log in", "a :smile: b", ":streamlit: x", "‮gnp.exe"])
+def test_visitor_text_drawn_as_markdown_reads_no_directive_and_no_bidi_control(text):
+    """#38: :material/lock: survived the escaping and drew an icon; U+202E reversed the rest of a line."""
+    from ui.shared.i18n import Texts, markdown_literal
+
+    for drawn in (markdown_literal(text), Texts({"x": {"zh": "{v}", "en": "{v}"}})("x", v=text)):
+        unescaped = drawn.replace("\\", "")  # what Streamlit's Markdown leaves for its icon pass
+        assert not ICON_DIRECTIVE.search(unescaped) and not set(BIDI) & set(drawn), drawn
+        assert unescaped.replace("\u2060", "") == text.replace("\u202e", ""), drawn  # the text itself is kept
+
+
+def test_bidi_controls_never_reach_a_plain_label_or_the_sheet():
+    from ui.scriptorium.sheet import display_piece
+    from ui.shared.i18n import Texts
+
+    assert Texts({"x": {"zh": "{v}", "en": "{v}"}}).plain("x", v=f"a{BIDI}b") == "ab"
+    assert display_piece(f"\u202e春") == "春"
+
+
+def test_an_imported_prompt_with_directives_and_bidi_controls_is_drawn_inert(tmp_path, monkeypatch):
+    import json
+
+    from specdec_core.services.archive import Archive
+    from specdec_core.settings import DecodeSettings
+    from ui.shared.runs import cached_run
+
+    monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(tmp_path / "archive.sqlite"))
+    cached_run.clear()
+    trace = json.loads(cached_run("tiny", "cpu", "lm", "春山", DecodeSettings(k=3, seed=31, max_new_tokens=8))[0])
+    trace["prompt_text"] = "\u202e:material/lock: 春山"
+    Archive(tmp_path / "archive.sqlite").import_json(json.dumps(trace, ensure_ascii=False))
+    app = open_page("archive", "en", pair="tiny")
+    assert not app.exception
+    markdown, cells = [m.value for m in app.markdown], list(app.dataframe[0].value["Prompt"])  # a cell draws no icons
+    assert any("lock" in text for text in markdown) and cells
+    for text in markdown:
+        assert not ICON_DIRECTIVE.search(text.replace("\\", "")), text
+    for text in markdown + cells:
+        assert "\u202e" not in text, text
+
+
+@pytest.mark.parametrize("key, value", [("samples", "7"), ("samples", "lots"), ("rule", "evil")])
+def test_the_proof_page_names_a_refused_samples_or_rule_like_every_other_link_value(key, value):
+    """#38: the proof page dropped these silently, unlike every other link value."""
+    app = open_page("proof", "en", pair="tiny", **{key: value})
+    assert not app.exception
+    notes = [w.value for w in app.sidebar.warning]
+    assert any(f"{key}={value}" in note.replace("\\", "") for note in notes), notes
+    assert app.query_params[key] != value  # the address bar says what runs
+    again = [w.value for w in app.run().sidebar.warning]
+    assert sum(f"{key}={value}" in note.replace("\\", "") for note in again) == 1, again  # kept, said once

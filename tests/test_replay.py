@@ -1,5 +1,7 @@
 """Check by replay (#27): a genuine trace reproduces token for token; one whose seed was edited does not."""
 import json
+import time
+from dataclasses import replace
 
 import pytest
 
@@ -34,10 +36,40 @@ def test_an_edited_seed_is_caught_where_the_text_first_differs(tiny, genuine):
 
 
 def test_settings_that_cannot_be_read_back_are_a_settings_error(tiny, genuine):
-    data = json.loads(genuine.to_json())
-    del data["settings"]["sampling"]
-    with pytest.raises(SettingsError, match="cannot be read back"):
-        replay_check(tiny, Trace.from_dict(data))
+    settings = {key: value for key, value in genuine.settings.items() if key != "sampling"}
+    with pytest.raises(SettingsError, match="cannot be read back"):  # built in code: an import refuses it first
+        replay_check(tiny, replace(genuine, settings=settings))
+
+
+def hostile(genuine: Trace, prompt: list[int] | None = None, **settings) -> Trace:
+    """The genuine trace with its prompt or settings replaced, built in code past the import's checks."""
+    return replace(genuine, prompt_tokens=genuine.prompt_tokens if prompt is None else prompt,
+                   settings=genuine.settings | settings)
+
+
+BOMBS = {  # #38: each ran far past the pair (or forever) or crashed the forward before it was refused
+    "a billion new tokens": (dict(max_new_tokens=10**9, k=32, stop_at_eos=False), None, "max_new_tokens"),
+    "new tokens past the context": (dict(max_new_tokens=200, stop_at_eos=False), None, "run_too_long"),
+    "a prompt past the context": ({}, [3] * 5000, "run_too_long"),
+    "prompt ids past the vocabulary": ({}, [1, 10**6], "token_outside_vocabulary"),
+}
+
+
+@pytest.mark.parametrize("settings, prompt, reason", BOMBS.values(), ids=BOMBS.keys())
+def test_a_replay_beyond_the_pair_is_refused_before_any_work(tiny, genuine, settings, prompt, reason):
+    started = time.perf_counter()
+    with pytest.raises(SettingsError) as refused:
+        replay_check(tiny, hostile(genuine, prompt, **settings))
+    assert refused.value.reason == reason
+    assert time.perf_counter() - started < 1.0  # refused, not run
+
+
+def test_a_run_that_fills_the_context_exactly_still_runs(tiny, tiny_prompt):
+    """The bound is the pair's own: prompt + new tokens may reach its context, not pass it."""
+    room = tiny.context_limit - len(tiny_prompt)
+    trace = speculative_generate(tiny.as_target(), tiny.draft("lm"), tiny_prompt,
+                                 DecodeSettings(k=8, max_new_tokens=room, stop_at_eos=False))
+    assert len(trace.tokens) == room and replay_check(tiny, trace).reproduces
 
 
 def test_compare_names_the_first_difference_and_a_length_change():

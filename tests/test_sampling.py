@@ -4,7 +4,7 @@ import torch
 
 from specdec_core.algorithm.sampling import mix_with_uniform, probs_from_logits, sample
 from specdec_core.algorithm.stats import goodness_of_fit
-from specdec_core.settings import SamplingConfig, SettingsError
+from specdec_core.settings import MAX_TOKENS, MIN_TEMPERATURE, DecodeSettings, SamplingConfig, SettingsError, check_fits
 
 LOGITS = torch.log(torch.tensor([0.5, 0.25, 0.15, 0.1]))
 
@@ -73,6 +73,47 @@ def test_sample_is_replayed_by_the_same_seed():
 def test_out_of_range_settings_say_which(kwargs):
     with pytest.raises(SettingsError, match=next(iter(kwargs)).replace("_", "-")):
         SamplingConfig(**kwargs)
+
+
+@pytest.mark.parametrize("temperature", [1e-40, 1e-38, 1e-10, MIN_TEMPERATURE / 2])
+def test_a_temperature_between_greedy_and_the_floor_is_refused_by_its_reason(temperature):
+    """#38: T = 1e-40 made logits / T overflow; the pages crashed on NaN and the CLI wrote garbage."""
+    with pytest.raises(SettingsError, match="temperature") as refused:
+        SamplingConfig(temperature=temperature)
+    assert refused.value.reason == "temperature" and refused.value.values["value"] == temperature
+
+
+def test_greedy_and_the_floor_itself_are_runs_with_real_probabilities():
+    assert SamplingConfig(temperature=0.0).greedy
+    probs = probs_from_logits(torch.tensor([50.0, 49.99, -50.0]), SamplingConfig(temperature=MIN_TEMPERATURE))
+    assert torch.isfinite(probs).all() and probs.sum().item() == pytest.approx(1.0)
+
+
+def test_new_tokens_are_bounded_where_settings_are_built():
+    """#38: an imported trace asked for 1,000,000,000 new tokens and its replay never ended."""
+    assert DecodeSettings(max_new_tokens=MAX_TOKENS).max_new_tokens == MAX_TOKENS
+    with pytest.raises(SettingsError) as refused:
+        DecodeSettings(max_new_tokens=10**9, k=32, stop_at_eos=False)
+    assert refused.value.reason == "max_new_tokens"
+
+
+FITS = {
+    "beyond the context": ([1] * 100, 29, "run_too_long"),
+    "an id past the vocabulary": ([1, 15], 4, "token_outside_vocabulary"),
+    "a negative id": ([-1], 4, "token_outside_vocabulary"),
+    "no prompt": ([], 4, "prompt_empty"),
+}
+
+
+@pytest.mark.parametrize("prompt, new, reason", FITS.values(), ids=FITS.keys())
+def test_a_run_must_fit_the_model_s_vocabulary_and_context(prompt, new, reason):
+    with pytest.raises(SettingsError) as refused:
+        check_fits(prompt, DecodeSettings(max_new_tokens=new), vocab_size=15, context_limit=128)
+    assert refused.value.reason == reason
+
+
+def test_a_run_that_fills_the_context_exactly_fits():
+    check_fits([1] * 100, DecodeSettings(max_new_tokens=28), vocab_size=15, context_limit=128)
 
 
 def test_sample_matches_its_distribution_and_never_draws_a_zero():

@@ -6,7 +6,7 @@ import pytest
 from specdec_core.algorithm.trace import Trace, TraceError
 from specdec_core.decoding.generate import speculative_generate
 from specdec_core.services.archive import Archive
-from specdec_core.settings import DecodeSettings
+from specdec_core.settings import MAX_TOKENS, DecodeSettings
 from ui.scriptorium.moments import moments
 from ui.scriptorium.sheet import sheet_html
 
@@ -74,6 +74,48 @@ def test_the_archive_refuses_them_and_stays_as_it_was(good, path, value, tmp_pat
     with pytest.raises(TraceError):
         store.import_json(edited(good, path, value))
     assert store.count() == 1
+
+
+UNBOUNDED = {  # #38: each imported fine, then a replay ran forever, past the context, or on NaN
+    "a billion new tokens": ({"max_new_tokens": 10**9, "k": 32, "stop_at_eos": False}, None, "max_new_tokens"),
+    "a temperature of 1e-40": ({"sampling": {"temperature": 1e-40, "top_k": 0, "top_p": 1.0}}, None, "temperature"),
+    "fewer new tokens than it wrote": ({"max_new_tokens": 3}, None, "more_than_max_new"),
+    "a prompt past any context": ({}, [3] * (MAX_TOKENS + 1), "run_too_long"),
+    "settings without sampling": ({"sampling": None}, None, "settings_unreadable"),
+}
+
+
+@pytest.mark.parametrize("settings, prompt, reason", UNBOUNDED.values(), ids=UNBOUNDED.keys())
+def test_settings_no_run_could_have_are_refused_at_import_by_their_reason(good, settings, prompt, reason, tmp_path):
+    data = json.loads(edited(good, "settings", good["settings"] | settings))
+    if prompt is not None:
+        data["prompt_tokens"] = prompt
+    store = Archive(tmp_path / "archive.sqlite")
+    with pytest.raises(TraceError) as refused:
+        store.import_json(json.dumps(data))
+    assert refused.value.reason == reason and "settings" in str(refused.value) + reason
+    assert store.count() == 0
+
+
+@pytest.mark.parametrize("depth", [500, 900])
+def test_deeply_nested_extra_is_refused_not_a_recursion_error(good, depth, tmp_path):
+    """#38: 500 to 900 levels in extra read as JSON, then broke the archive's digest with a RecursionError."""
+    data = dict(good, extra={"x": json.loads("[" * depth + "]" * depth)})
+    store = Archive(tmp_path / "archive.sqlite")
+    with pytest.raises(TraceError) as refused:
+        store.import_json(json.dumps(data))
+    assert refused.value.reason == "extra_too_deep" and store.count() == 0
+
+
+@pytest.mark.parametrize("number", ["1e999", "-1e999"])
+def test_a_number_json_reads_as_infinity_is_refused_so_every_stored_run_reads_back(good, number, tmp_path):
+    """#38: 1e999 in extra was stored as Infinity; the run never read back and the archive page, which
+    opens the newest run, showed an error to every later visitor."""
+    text = json.dumps(dict(good, extra={"x": 7.5})).replace("7.5", number)
+    store = Archive(tmp_path / "archive.sqlite")
+    with pytest.raises(TraceError, match="1e999"):
+        store.import_json(text)
+    assert store.count() == 0
 
 
 def test_the_sheet_never_writes_an_unknown_kind_as_markup(good):

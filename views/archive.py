@@ -15,6 +15,6 @@ try:
 except ArchiveError as problem:
     st.error(TEXT("archive_broken", error=problem))
     st.stop()
-st.caption(TEXT("where", path=store.path, runs=runs_count(total)))
+st.caption(TEXT("where", runs=runs_count(total)))  # the server's own path is no visitor's business
 runs_section(store, choices, total)
 import_section()

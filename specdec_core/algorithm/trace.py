@@ -2,16 +2,19 @@
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 
-from specdec_core.algorithm.trace_checks import problems
+from specdec_core.algorithm.trace_checks import MAX_TOKEN_ID, problems
+from specdec_core.settings import MAX_TOKENS, DecodeSettings, Refusal, SettingsError, check_fits
 
 SCHEMA_VERSION = 1
 MAX_TRACE_BYTES = 20_000_000
+MAX_EXTRA_DEPTH = 8  # a run writes a list of strings there (depth 2); 900 levels broke the archive's recursion
 
 
-class TraceError(ValueError):
+class TraceError(Refusal):
     """A trace file that cannot be read; the message says what is wrong with it."""
 
 
@@ -104,8 +107,8 @@ class Trace:
         if len(text) > MAX_TRACE_BYTES:
             raise TraceError(f"the file is {len(text):,} bytes; traces are at most {MAX_TRACE_BYTES:,}")
         try:
-            data = json.loads(text, parse_constant=_refuse_constant)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            data = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+        except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, an integer of thousands of digits
             raise TraceError(f"not valid JSON ({error})") from None
         return cls.from_dict(data)
 
@@ -126,6 +129,7 @@ class Trace:
             more = f" (and {len(wrong) - 3} more)" if len(wrong) > 3 else ""
             raise TraceError("; ".join(wrong[:3]) + more)
         _check_consistent(trace)
+        _check_bounded(trace)
         return trace
 
 
@@ -199,6 +203,26 @@ def _refuse_constant(name: str):
     raise json.JSONDecodeError(f"{name} is not a number a run writes", name, 0)
 
 
+def _finite_float(text: str) -> float:
+    """A JSON number such as 1e999 reads as infinity, which no run writes and which would be stored as
+    the word Infinity: a file that could never be read back."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise json.JSONDecodeError(f"{text[:20]} is not a number a run writes", text, 0)
+    return value
+
+
+def _depth(value) -> int:
+    """How deeply lists and objects nest in a JSON value, counted without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, (dict, list)):
+            deepest = max(deepest, level)
+            stack += [(child, level + 1) for child in (node.values() if isinstance(node, dict) else node)]
+    return deepest
+
+
 def _build(cls, data: dict):
     if not isinstance(data, dict):
         raise TypeError(f"{cls.__name__} must be a JSON object")
@@ -222,10 +246,27 @@ def _step_from_dict(data: dict) -> DraftStep:
     return step
 
 
+def _check_bounded(trace: Trace) -> None:
+    """Settings a run could have been made with, within any pair's bounds (a replay runs them again;
+    the pair's own context and vocabulary are checked there, where the pair is at hand)."""
+    try:
+        settings = DecodeSettings.from_dict(trace.settings)
+        check_fits(trace.prompt_tokens, settings, MAX_TOKEN_ID + 1, MAX_TOKENS)
+    except SettingsError as error:
+        raise TraceError(f"settings: {error}", error.reason, **error.values) from None
+    if len(trace.tokens) > settings.max_new_tokens:
+        raise TraceError(f"{len(trace.tokens)} tokens written, more than the settings' max_new_tokens "
+                         f"{settings.max_new_tokens}", "more_than_max_new", tokens=len(trace.tokens),
+                         new=settings.max_new_tokens)
+
+
 def _check_consistent(trace: Trace) -> None:
     """The tokens must be exactly what the rounds produced (what a hand-edited file breaks)."""
     if not isinstance(trace.extra, dict):
         raise TraceError("the field extra must be a JSON object")
+    if _depth(trace.extra) > MAX_EXTRA_DEPTH:
+        raise TraceError(f"the field extra nests more than {MAX_EXTRA_DEPTH} levels deep", "extra_too_deep",
+                         limit=MAX_EXTRA_DEPTH)
     produced = [t for r in trace.rounds for t in r.new_tokens]
     if produced[: len(trace.tokens)] != trace.tokens or len(produced) < len(trace.tokens):
         raise TraceError("the tokens do not match what the rounds produced")

@@ -15,7 +15,7 @@ from specdec_core.drafts.base import Draft
 from specdec_core.runtimes.cached_lm import CachedLM
 from specdec_core.runtimes.device import Clock
 from specdec_core.runtimes.lean_llama import LeanLlamaLM, cached_lm_for
-from specdec_core.settings import MAX_K, DecodeSettings, SettingsError, Target
+from specdec_core.settings import MAX_K, DecodeSettings, Target, check_fits
 
 PROMPT_PIECES = 32  # the prompt's last tokens, as written, kept for the sheet to show a token per cell
 
@@ -30,8 +30,7 @@ def plain_generate(target: Target, prompt: list[int], settings: DecodeSettings) 
 
 
 def _generate(target: Target, draft: Draft | None, prompt: list[int], settings: DecodeSettings) -> Trace:
-    if not prompt:
-        raise SettingsError("the prompt is empty")
+    check_fits(prompt, settings, target.vocab_size, target.context_limit)  # a replayed trace's prompt is anybody's
     device = target.model.device
     clock = Clock(device)
     generator = torch.Generator(device=device).manual_seed(settings.seed)

@@ -8,18 +8,12 @@ from typing import Callable
 from transformers import PreTrainedModel
 
 from specdec_core.drafts.base import Draft
-from specdec_core.settings import Target
+from specdec_core.settings import Refusal, Target
 
 
-class PairError(ValueError):
-    """A pair, draft or prompt that cannot be used; the message says why in plain words.
-
-    `reason` names the kind of problem and `values` its particulars, so an app can say it in the
-    reader's language; the message itself is English, for the command line."""
-
-    def __init__(self, message: str, reason: str = "", **values):
-        super().__init__(message)
-        self.reason, self.values = reason, values
+class PairError(Refusal):
+    """A pair, draft or prompt that cannot be used; the message says why in plain words (and its
+    reason, for the reader's language)."""
 
 
 @dataclass
@@ -51,6 +45,7 @@ class ModelPair:
             piece=lru_cache(maxsize=None)(lambda t: self.tokenizer.decode([t])),
             decode=lambda ids: self.tokenizer.decode(ids, skip_special_tokens=True),
             eos_token_id=self.tokenizer.eos_token_id,
+            context_limit=self.context_limit,
         )
 
     def draft(self, name: str | None = None) -> Draft:

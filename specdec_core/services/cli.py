@@ -14,11 +14,11 @@ from specdec_core.algorithm.trace import Trace, segments, summarize
 from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.pairs.pair import PairError
 from specdec_core.pairs.registry import PAIR_LOADERS, available_pairs, load_pair, run_defaults
-from specdec_core.services.cli_args import number, whole, whole_list
-from specdec_core.settings import MAX_K, MAX_SEED, DecodeSettings, SamplingConfig, SettingsError
+from specdec_core.services.cli_args import new_file, number, whole, whole_list
+from specdec_core.settings import MAX_K, MAX_SEED, MAX_TOKENS, DecodeSettings, SamplingConfig, SettingsError
 
 # ANSI colours for the terminal trace: the parable's seal, red brush and bonus
-MAX_NEW_TOKENS, MAX_SAMPLES = 100_000, 10_000_000  # beyond any pair's context, beyond a day's sampling
+MAX_SAMPLES = 10_000_000  # beyond a day's sampling
 SEALED, STRUCK, CORRECTED, BONUS, RESET = "\033[32m", "\033[9;2;31m", "\033[1;31m", "\033[1;34m", "\033[0m"
 
 
@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     hf_logging.disable_progress_bar()  # the terminal shows the trace, not weight-loading bars
     try:
         return args.command(args)
-    except (PairError, SettingsError, ValueError) as error:
+    except (PairError, SettingsError, ValueError, OSError) as error:  # OSError: a file that cannot be read or written
         print(f"error: {error}", file=sys.stderr)
         return 2
 
@@ -45,7 +45,7 @@ def _generate_args(commands) -> None:
     gen = commands.add_parser("generate", help="one traced run, coloured by the target's verdicts")
     _common(gen)
     gen.add_argument("--prompt", required=True)
-    gen.add_argument("--max-new-tokens", type=whole(1, MAX_NEW_TOKENS), default=None, help="default: the pair's own, as the app opens it")
+    gen.add_argument("--max-new-tokens", type=whole(1, MAX_TOKENS), default=None, help="default: the pair's own, as the app opens it")
     gen.add_argument("--plain", action="store_true", help="the target alone, no draft")
     gen.add_argument("--adaptive-k", action="store_true")
     gen.add_argument("--noise", type=number(0.0, 1.0), default=0.0)
@@ -67,7 +67,7 @@ def _proof_args(commands) -> None:
 def _bench_args(commands) -> None:
     bench = commands.add_parser("bench", help="tokens/s: speculative vs plain (vs transformers)")
     _common(bench)
-    bench.add_argument("--tokens", type=whole(1, MAX_NEW_TOKENS), default=64)
+    bench.add_argument("--tokens", type=whole(1, MAX_TOKENS), default=64)
     bench.add_argument("--repeats", type=whole(1, 100), default=3)
     bench.add_argument("--vs-hf", action="store_true", help="also time transformers' assisted generation")
     bench.add_argument("--sweep-k", type=whole_list(1, MAX_K), default=None, help="comma-separated k values: bench each, report the best")
@@ -79,12 +79,12 @@ def _ladder_args(commands) -> None:
     ladder = commands.add_parser("ladder", help="every draft of a pair benchmarked over a k sweep: the model card's table")
     ladder.add_argument("--pair", default="poetry")
     ladder.add_argument("--scribes", default=None, help="comma-separated (default: the whole ladder)")
-    ladder.add_argument("--tokens", type=whole(1, MAX_NEW_TOKENS), default=64)
+    ladder.add_argument("--tokens", type=whole(1, MAX_TOKENS), default=64)
     ladder.add_argument("--repeats", type=whole(1, 100), default=2)
     ladder.add_argument("--ks", type=whole_list(1, MAX_K), default=None, help="comma-separated k values (default 1,2,3,4,6,8)")
     ladder.add_argument("--temperature", type=number(0.0, 10.0), default=1.0)
     ladder.add_argument("--top-p", type=number(0.0, 1.0), default=1.0)
-    ladder.add_argument("--out", default=None, help="also write the rows as JSON here")
+    ladder.add_argument("--out", type=new_file, default=None, help="also write the rows as JSON here")
     _prompts_file(ladder)
     ladder.set_defaults(command=_ladder)
 
@@ -157,7 +157,7 @@ def _proof(args) -> int:
 
     pair = load_pair(args.pair, args.device)
     settings = _settings(args, rule=args.rule)
-    prompt = args.prompt or pair.example_prompts[0]
+    prompt = pair.example_prompts[0] if args.prompt is None else args.prompt  # an empty one is refused, not replaced
     if args.as_page:
         return _proof_as_page(pair, args.scribe or pair.default_draft, pair.encode_prompt(prompt), args.samples, settings)
     draft = None if args.plain else pair.draft(args.scribe)
@@ -200,8 +200,13 @@ def _proof_as_page(pair, scribe: str, ids: list[int], samples: int, settings: De
     run, exact = page_run(pair, scribe, ids, settings, samples)
     first, joint = fit(run, "speculative", exact)
     print(f"{pair.name}/{scribe}: {run.done:,} speculative + {run.done:,} plain samples of the first {POSITIONS} tokens in "
-          f"{time.perf_counter() - started:.1f} s (drawing {run.seconds:.1f} s); p-values {first.p_value:.3f} / {joint.p_value:.3f}")
+          f"{time.perf_counter() - started:.1f} s (drawing {run.seconds:.1f} s); p-values {_p_value(first)} / {_p_value(joint)}")
     return 0
+
+
+def _p_value(fit) -> str:
+    """A test with no degrees of freedom (every cell pooled: too few samples) says nothing, so says so."""
+    return f"{fit.p_value:.3f}" if fit.dof > 0 else "untestable with so few samples"
 
 
 def _ladder(args) -> int:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Callable
 
 
@@ -31,6 +32,16 @@ def number(low: float, high: float) -> Callable[[str], float]:
 def whole_list(low: int, high: int) -> Callable[[str], list[int]]:
     """Comma-separated whole numbers, each from low to high."""
     return lambda text: [whole(low, high)(part.strip()) for part in text.split(",")]
+
+
+def new_file(text: str) -> Path:
+    """An argparse type: a file to write, whose folder exists, checked before a long measurement starts."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder: name a file to write")
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"there is no folder {str(path.parent)!r} to write {path.name!r} in")
+    return path
 
 
 def _shown(value) -> str:

@@ -7,12 +7,12 @@ does not reproduce was not written by those settings.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from specdec_core.algorithm.trace import Trace
 from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.pairs.pair import ModelPair
-from specdec_core.settings import DecodeSettings, SamplingConfig, SettingsError
+from specdec_core.settings import DecodeSettings
 
 
 @dataclass(frozen=True)
@@ -23,20 +23,10 @@ class ReplayCheck:
     replayed: int | None  # the replay's token there (None past its end)
 
 
-def settings_of(trace: Trace) -> DecodeSettings:
-    """The trace's DecodeSettings; SettingsError when a field is missing or out of range."""
-    known = {f.name for f in fields(DecodeSettings)}
-    values = {key: value for key, value in trace.settings.items() if key in known}
-    try:
-        sampling = SamplingConfig(**values.pop("sampling"))
-        return DecodeSettings(sampling=sampling, **values)
-    except (KeyError, TypeError) as error:
-        raise SettingsError(f"the trace's settings cannot be read back ({error})") from None
-
-
 def replay_check(pair: ModelPair, trace: Trace) -> ReplayCheck:
-    """Write again with the trace's settings and compare; the pair must be the one the trace names."""
-    settings = settings_of(trace)
+    """Write again with the trace's settings and compare; the pair must be the one the trace names.
+    SettingsError, before any work, when the settings do not read back or the run does not fit the pair."""
+    settings = DecodeSettings.from_dict(trace.settings)
     target = pair.as_target()
     if trace.mode == "plain":
         again = plain_generate(target, trace.prompt_tokens, settings)

@@ -10,7 +10,8 @@ from specdec_core.services.replay import replay_check
 from specdec_core.settings import SettingsError
 from ui.archive.store import import_file, replay_in_scriptorium
 from ui.archive.texts import TEXT
-from ui.shared.i18n import language, markdown_literal
+from ui.shared.errors import explain
+from ui.shared.i18n import language, markdown_literal, without_bidi
 from ui.shared.models import cached_pair, device_names, pair_names
 from ui.shared.run_slots import run_slot
 
@@ -42,7 +43,7 @@ def table(rows: list[RunRow]) -> dict[str, list]:
         "k": [r.k for r in rows],
         TEXT("col_temperature"): [r.temperature for r in rows],
         TEXT("col_seed"): [r.seed for r in rows],
-        TEXT("col_prompt"): [r.prompt_text for r in rows],
+        TEXT("col_prompt"): [without_bidi(r.prompt_text) for r in rows],
         TEXT("col_tokens"): [r.tokens for r in rows],
         TEXT("col_alpha"): [r.alpha for r in rows],
         TEXT("col_per_forward"): [r.tokens_per_target_forward for r in rows],
@@ -135,7 +136,7 @@ def check_by_replay(trace: Trace) -> None:
         with st.spinner(TEXT("checking")), run_slot():
             check = replay_check(cached_pair(trace.pair, device), trace)
     except (PairError, SettingsError) as error:
-        st.error(TEXT("check_cannot", error=error))
+        st.error(TEXT("check_cannot", error=explain(error)))
         return
     if check.reproduces:
         st.success(TEXT("check_same", n=len(trace.tokens)))

@@ -14,6 +14,7 @@ import streamlit as st
 from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError
 from specdec_core.services.archive import Archive, ArchiveError, MissingRun, default_path
 from ui.archive.texts import TEXT
+from ui.shared.errors import explain
 
 REPLAY_PARAM = "run"
 REPLAY_KEY = "replay_run"
@@ -46,12 +47,12 @@ def keep_run(trace_json: str) -> str | None:
 class Outcome(NamedTuple):
     ok: bool
     key: str  # of the message in ui/texts/archive.py, said in whichever language is chosen when shown
-    values: dict
+    values: dict  # an error among them is explained when shown, in the language of that moment
     run_id: int | None = None
 
     @property
     def message(self) -> str:
-        return TEXT(self.key, **self.values)
+        return TEXT(self.key, **{key: explain(v) if isinstance(v, Exception) else v for key, v in self.values.items()})
 
 
 def import_file(data: bytes) -> Outcome:
@@ -65,7 +66,7 @@ def import_file(data: bytes) -> Outcome:
     try:
         saved = archive().import_json(data)
     except TraceError as error:
-        return Outcome(False, "not_trace", {"error": str(error)})
+        return Outcome(False, "not_trace", {"error": error})
     except ArchiveError as error:
         return Outcome(False, "archive_broken", {"error": str(error)})
     return Outcome(True, "imported" if saved.new else "already_there", {"id": saved.id}, saved.id)

@@ -11,8 +11,8 @@ TEXT = Texts(
             "or export it as JSON.",
         },
         "where": {
-            "zh": "卷宗檔案：`{path}`，共 {runs}。（換位置：啟動前設定環境變數 SCRIPTORIUM_ARCHIVE。）",
-            "en": "Archive file: `{path}`, {runs}. (To move it, set the SCRIPTORIUM_ARCHIVE environment variable before starting.)",
+            "zh": "卷宗共 {runs}。（存放的位置由架設伺服器的人以環境變數 SCRIPTORIUM_ARCHIVE 決定。）",
+            "en": "The archive holds {runs}. (Whoever runs the server chooses where it is kept, with the SCRIPTORIUM_ARCHIVE environment variable.)",
         },
         "archive_broken": {
             "zh": "卷宗打不開，這次無法讀寫：{error}",

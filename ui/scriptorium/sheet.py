@@ -10,6 +10,7 @@ import re
 
 from specdec_core.algorithm.trace import Round, Trace
 from ui.scriptorium.moments import Moment, ended_in_draft
+from ui.shared.i18n import without_bidi
 from ui.shared.theme import INK, LIGHT_INK, PAPER, VERMILION
 
 CELL_KINDS = ("prompt", "draft", "sealed", "struck", "discarded", "corrected", "bonus", "plain")  # the style's classes
@@ -91,10 +92,11 @@ def prompt_tail(trace: Trace) -> list[str]:
 
 
 def display_piece(piece: str) -> str:
-    """How a token looks on paper: a control token becomes its own mark, whitespace stays visible."""
+    """How a token looks on paper: a control token becomes its own mark, whitespace stays visible, and a
+    bidi control (from an imported trace) is dropped rather than reverse the rest of the line."""
     if SPECIAL.match(piece):
         return CONTROL_MARKS.get(piece, OTHER_CONTROL_MARK)
-    piece = piece.replace("\n", "↵")
+    piece = without_bidi(piece).replace("\n", "↵")
     return piece if piece.strip() else "␣" * max(len(piece), 1)
 
 

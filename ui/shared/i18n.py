@@ -20,6 +20,12 @@ MARKDOWN_MARKS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
 # read, so an invisible word joiner breaks each such pattern where it starts
 LINK_STARTS = re.compile(r"(://|www|@)", re.IGNORECASE)
 WORD_JOINER = "\u2060"
+# Streamlit reads :material/lock: and :smile: in drawn text as icons after the Markdown escapes are
+# undone, so a word joiner after a colon that starts a word keeps each one plain text
+DIRECTIVE_STARTS = re.compile(r":(?=[\w+-])")
+# bidi controls (embeddings, overrides, isolates and marks): one right-to-left override in a visitor's
+# text would draw the rest of its line reversed, so visitor text never carries them
+BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def language() -> str:
@@ -27,11 +33,17 @@ def language() -> str:
     return chosen if chosen in LANGUAGES else DEFAULT_LANGUAGE
 
 
+def without_bidi(text: object) -> str:
+    """A visitor's text without the controls that reorder what follows it (wherever it is drawn)."""
+    return BIDI_CONTROLS.sub("", str(text))
+
+
 def markdown_literal(text: object) -> str:
-    """Text drawn exactly as written inside Markdown: every mark escaped, no address made a link, line
-    breaks kept."""
-    unlinked = LINK_STARTS.sub(lambda found: found[0][0] + WORD_JOINER + found[0][1:], str(text))
-    return MARKDOWN_MARKS.sub(r"\\\1", unlinked).replace("\n", "  \n")
+    """Text drawn exactly as written inside Markdown: every mark escaped, no address made a link, no
+    icon or emoji directive read, no bidi control, line breaks kept."""
+    unlinked = LINK_STARTS.sub(lambda found: found[0][0] + WORD_JOINER + found[0][1:], without_bidi(text))
+    plain = DIRECTIVE_STARTS.sub(":" + WORD_JOINER, unlinked)
+    return MARKDOWN_MARKS.sub(r"\\\1", plain).replace("\n", "  \n")
 
 
 class Texts:
@@ -49,10 +61,11 @@ class Texts:
     def plain(self, entry: str, /, **values) -> str:
         """For places that draw no Markdown (chart titles, legends, table headers)."""
         text = self.table[entry][language()]
+        values = {key: without_bidi(value) if isinstance(value, str) else value for key, value in values.items()}
         return text.format(**values) if values else text
 
 
 def _literal(value: object, in_code: bool) -> object:
     if isinstance(value, Number):
         return value
-    return str(value).replace("`", "'") if in_code else markdown_literal(value)
+    return without_bidi(value).replace("`", "'") if in_code else markdown_literal(value)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from ui.shared.i18n import language
+from ui.shared.sidebar import refused_link_note
 
 
 def remembered(key: str, default, url: str | None = None, options: Sequence | None = None) -> dict:
@@ -27,14 +28,19 @@ def remembered(key: str, default, url: str | None = None, options: Sequence | No
 
 
 def _from_link(url: str | None, default, options: Sequence | None):
-    """The link's value when it parses as the default's type and is one of the options; else the default."""
+    """The link's value when it parses as the default's type and is one of the options; else the default,
+    with a note in the sidebar like any other refused link value."""
     if not url or url not in st.query_params:
         return default
     try:
         value = type(default)(st.query_params[url])
     except ValueError:
-        return default
-    return value if options is None or value in options else default
+        value = None
+    if value is not None and (options is None or value in options):
+        return value
+    allowed = ", ".join(str(option) for option in options) if options is not None else ""
+    st.sidebar.warning(refused_link_note(url, allowed))  # the sidebar drew its notes before this page ran
+    return default
 
 
 def _keep(widget: str, key: str, url: str | None) -> None:

@@ -16,7 +16,7 @@ import streamlit as st
 
 from specdec_core.pairs.pair import ModelPair, PairError
 from specdec_core.pairs.registry import RunDefaults, run_defaults
-from specdec_core.settings import DecodeSettings, SamplingConfig
+from specdec_core.settings import MIN_TEMPERATURE, DecodeSettings, SamplingConfig
 from ui.shared.errors import explain
 from ui.shared.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from ui.shared.models import cached_pair, device_names, other_pairs_allowed, pair_names
@@ -32,6 +32,7 @@ class Knob:
     low: float | None = None
     high: float | None = None
     options: tuple[str, ...] = ()  # a fixed menu (pairs, scribes and devices depend on the machine)
+    shown: str = ""  # the values allowed, in words, where low–high does not say it all
 
     def read(self, text: str):
         value = self.parse(text)
@@ -42,11 +43,18 @@ class Knob:
         return value
 
     def allowed(self) -> str:
+        if self.shown:
+            return self.shown
         if self.options:
             return ", ".join(self.options)
         if self.low is not None:
             return f"{self.low:g}–{self.high:g}"
         return "true, false" if self.parse is _flag else ""
+
+
+def _temperature(text: str) -> float:
+    """A temperature the core runs (SamplingConfig is the one judge): a tiny one is refused like any bad value."""
+    return SamplingConfig(temperature=float(text)).temperature
 
 
 def _flag(text: str) -> bool:
@@ -66,7 +74,7 @@ KNOBS = {
     "scribe": Knob(str),
     "noise": Knob(float, 0.0, 0.0, 1.0),
     "k": Knob(int, RunDefaults.k, 1, 12),
-    "temperature": Knob(float, RunDefaults.temperature, 0.0, 2.0),
+    "temperature": Knob(_temperature, RunDefaults.temperature, 0.0, 2.0, shown=f"0, {MIN_TEMPERATURE:g}–2"),
     "top_p": Knob(float, 1.0, 0.05, 1.0),
     "seed": Knob(int, 0, 0, 2**31 - 1),
     "prompt": Knob(str),
@@ -209,12 +217,19 @@ def _adopt_url() -> None:
 
 
 def _note_refused(key: str, allowed: str) -> None:
-    """Say that the link's value for `key` was not used (once), and what would have been."""
+    refused_link_note(key, allowed)
+
+
+def refused_link_note(key: str, allowed: str) -> str:
+    """Say that the link's value for `key` was not used, and what would have been: kept with the link's
+    other notes, which the sidebar shows on every run from the next on. Returns the note, for a page
+    that refuses a value of its own after the sidebar was drawn to show it now."""
     value = st.query_params.get(key, "")
     shown = value if len(value) <= LINK_VALUE_SHOWN else value[:LINK_VALUE_SHOWN] + "…"
     note = TEXT("bad_link", key=key, value=shown) + (TEXT("bad_link_allowed", allowed=allowed) if allowed else "")
-    st.session_state["url_notes"].append(note)
+    st.session_state.setdefault("url_notes", []).append(note)
     st.session_state.get("from_url", set()).discard(key)
+    return note
 
 
 def _widget(key: str) -> dict:

@@ -79,6 +79,34 @@ TEXT = Texts(
             "zh": "開頭有 {tokens} 個詞元；再寫 {new} 個新字，開頭最多只能有 {limit} 個",
             "en": "the prompt has {tokens} tokens; with {new} new ones it may have at most {limit}",
         },
+        "error_run_too_long": {
+            "zh": "開頭 {prompt} 個詞元加上 {new} 個新字放不下：這組模型連開頭最多讀 {limit} 個詞元",
+            "en": "a prompt of {prompt} tokens and {new} new ones do not fit: this model reads at most {limit} tokens, prompt included",
+        },
+        "error_token_outside_vocabulary": {
+            "zh": "開頭裡有詞元編號 {token}，但詞彙表的編號只到 {last}",
+            "en": "the prompt holds token id {token}, but the vocabulary's ids end at {last}",
+        },
+        "error_max_new_tokens": {
+            "zh": "新寫字數要在 1 到 {limit} 之間，這裡是 {value}",
+            "en": "the number of new tokens must be from 1 to {limit}; it is {value}",
+        },
+        "error_more_than_max_new": {
+            "zh": "紀錄寫了 {tokens} 個字，比它設定的上限 {new} 個還多",
+            "en": "the record writes {tokens} tokens, more than its settings' limit of {new}",
+        },
+        "error_temperature": {
+            "zh": "溫度要是 0（貪婪）或在 {low} 到 {high} 之間，這裡是 {value}",
+            "en": "the temperature must be 0 (greedy) or from {low} to {high}; it is {value}",
+        },
+        "error_extra_too_deep": {
+            "zh": "欄位 extra 疊了超過 {limit} 層，不是這個 app 寫得出的紀錄",
+            "en": "the field extra nests more than {limit} levels deep, which no run of this app writes",
+        },
+        "error_settings_unreadable": {
+            "zh": "這次抄寫的設定讀不回來（少了欄位，或型別不對）",
+            "en": "the run's settings cannot be read back (a field is missing or has the wrong type)",
+        },
         "error_no_draft": {"zh": "模型組「{pair}」沒有抄寫員「{draft}」；可選：{choices}", "en": "pair “{pair}” has no scribe “{draft}”; choose one of: {choices}"},
         "error_unknown_pair": {"zh": "沒有模型組「{pair}」；這台伺服器只有：{choices}", "en": "no pair “{pair}”; this server has only: {choices}"},
         "error_no_device": {"zh": "這裡沒有運算裝置「{device}」；可選：{choices}", "en": "no device “{device}” here; choose one of: {choices}"},
