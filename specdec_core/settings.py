@@ -84,3 +84,5 @@ class Target:
     piece: Callable[[int], str]  # token id -> display text
     decode: Callable[[list[int]], str]  # token ids -> text
     eos_token_id: int | None = None
+    # (start, end) of the reader's own text among a prompt's ids; None: the whole prompt is theirs
+    question_span: Callable[[list[int]], tuple[int, int]] | None = None

@@ -10,7 +10,7 @@ from dataclasses import replace
 from transformers.utils import logging as hf_logging
 
 from specdec_core.algorithm.rules import RULES
-from specdec_core.algorithm.trace import Trace, segments, summarize
+from specdec_core.algorithm.trace import Trace, between_prompt_and_text, segments, summarize
 from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.pairs.pair import PairError
 from specdec_core.pairs.registry import PAIR_LOADERS, available_pairs, load_pair, pair_heldout_prompts, run_defaults
@@ -153,7 +153,7 @@ def _generate(args) -> int:
         summary = summarize(trace)
         print(json.dumps({"tokens": trace.tokens, "text": trace.text, "target_forwards": trace.target_forwards, "wall_s": trace.wall_s, "summary": summary}, ensure_ascii=False))
     else:
-        print(trace.prompt_text + colour_trace(trace))
+        print(trace.prompt_text + between_prompt_and_text(trace) + colour_trace(trace))
         print(f"\n{SEALED}sealed{RESET} {STRUCK}rejected{RESET} {CORRECTED}corrected{RESET} {BONUS}bonus{RESET}")
         summary = summarize(trace)
         print(f"{summary['tokens']} tokens, {summary['target_forwards']} target forwards, alpha {summary['alpha'] or 0:.2f}, {trace.wall_s:.2f} s")
