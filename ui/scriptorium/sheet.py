@@ -88,6 +88,12 @@ def display_piece(piece: str) -> str:
     return piece if piece.strip() else "␣" * max(len(piece), 1)
 
 
+def prose_piece(piece: str) -> str:
+    """How a token reads in running text (the race's lanes): control tokens become a mark, line breaks
+    and spaces stay as written, for a lane that keeps them (white-space: pre-wrap)."""
+    return "∎" if SPECIAL.match(piece) else piece
+
+
 def chart_piece(piece: str) -> str:
     """A token as a chart label: plotly reads tags such as <a href> in labels, so they are escaped."""
     return html.escape(display_piece(piece), quote=False)
