@@ -115,6 +115,8 @@ class Target:
     decode: Callable[[list[int]], str]  # token ids -> text
     eos_token_id: int | None = None
     context_limit: int = MAX_TOKENS  # tokens the model reads, prompt included
+    # (start, end) of the reader's own text among a prompt's ids; None: the whole prompt is theirs
+    question_span: Callable[[list[int]], tuple[int, int]] | None = None
 
 
 def check_fits(prompt: list[int], settings: DecodeSettings, vocab_size: int, context_limit: int) -> None:

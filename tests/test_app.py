@@ -81,6 +81,19 @@ def test_the_poetry_pair_opens_a_line_a_round_at_its_form_s_temperature_and_othe
     assert app.query_params["k"] in ("4", ["4"]) and app.query_params["temperature"] in ("1.0", ["1.0"])
 
 
+def test_a_pair_opens_at_its_own_top_p_and_a_link_s_top_p_is_kept(monkeypatch):
+    from specdec_core.pairs import registry
+
+    monkeypatch.setitem(registry.RUN_DEFAULTS, "tiny", registry.RunDefaults(top_p=0.9))
+    app = open_page("parable", "en")
+    set_setting(app, "pair", "tiny")
+    assert not app.exception
+    assert app.session_state["choice"].settings.sampling.top_p == 0.9
+    assert app.query_params["top_p"] in ("0.9", ["0.9"])
+    linked = open_page("parable", "en", pair="tiny", top_p="0.5")
+    assert linked.session_state["choice"].settings.sampling.top_p == 0.5
+
+
 def test_a_link_s_k_out_of_range_gives_the_pair_s_own():
     app = open_page("parable", "en", pair="poetry", k="99")
     assert not app.exception

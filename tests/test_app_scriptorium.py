@@ -87,6 +87,17 @@ def test_a_chat_pair_writes_an_answer_and_its_whole_text_has_no_template():
     assert "system" not in whole.lower() and whole.replace("\\", "").startswith(prompt.replace("\\", "")[:10])
 
 
+def test_a_chat_pair_s_sheet_opens_with_the_question_not_the_template():
+    """#36: the prompt cells read "… pur r ? ∎ ↵ ∎ ass istant ↵", the chat template's marks and role words."""
+    import re
+
+    app = open_page("scriptorium", "en", pair="smollm2", max_new="16", prompt="Why do cats purr?")
+    assert not app.exception
+    sheet = next(h.proto.body for h in app.get("html") if 'class="sheet"' in h.proto.body)
+    cells = "".join(re.findall(r'class="cell prompt"[^>]*>([^<]*)<', sheet))
+    assert cells == "Why␣do␣cats␣purr?" or cells.replace("␣", " ") == "Why do cats purr?", cells
+
+
 def test_a_link_keeps_its_own_length_for_a_chat_pair():
     app = open_page("scriptorium", "en", pair="smollm2", max_new="16")
     assert app.session_state["choice"].settings.max_new_tokens == 16

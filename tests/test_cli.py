@@ -59,6 +59,34 @@ def test_what_a_command_leaves_out_is_the_pair_s_own_as_the_app_opens_it():
     assert (chat.k, chat.temperature) == (2, 1.0)
 
 
+def test_top_p_left_out_is_the_pair_s_own_and_one_given_wins(monkeypatch):
+    from specdec_core.pairs import registry
+
+    monkeypatch.setitem(registry.RUN_DEFAULTS, "smollm2", registry.RunDefaults(temperature=0.6, top_p=0.9))
+    chat = _with_pair_defaults(_parser().parse_args(["bench", "--pair", "smollm2"]))
+    assert (chat.temperature, chat.top_p) == (0.6, 0.9)
+    told = _with_pair_defaults(_parser().parse_args(["generate", "--pair", "smollm2", "--prompt", "Hi", "--top-p", "0.5"]))
+    assert told.top_p == 0.5
+
+
+def test_bench_on_heldout_times_the_pair_s_held_out_prompts(capsys, monkeypatch):
+    """--prompts heldout: the pair's committed held-out set (read before any model loads), not its examples."""
+    from specdec_core.pairs.smollm2 import heldout_prompts
+    from specdec_core.services import bench, cli
+
+    timed = []
+    SWEPT = ("k", "speedup_vs_plain", "speedup_forwards_only", "predicted_speedup", "alpha", "c", "verify_cost")
+    monkeypatch.setattr(cli, "load_pair", lambda name, device: name)
+    monkeypatch.setattr(bench, "run_bench", lambda pair, scribe, settings, prompts, *rest: timed.append(prompts) or dict.fromkeys(SWEPT, 1.0))
+    assert main(["bench", "--pair", "smollm2", "--prompts", "heldout", "--sweep-k", "1,2", "--json"]) == 0
+    assert timed == [heldout_prompts()] * 2 and len(timed[0]) >= 40
+
+
+def test_a_pair_without_a_held_out_set_says_so(capsys):
+    assert main(["bench", "--pair", "tiny", "--tokens", "4", "--repeats", "1", "--prompts", "heldout"]) == 2
+    assert "pair 'tiny' has no held-out prompt set" in capsys.readouterr().err
+
+
 def test_bench_times_the_prompts_of_a_file(capsys, tmp_path):
     prompts = tmp_path / "prompts.txt"
     prompts.write_text("春山\n\n  秋水  \n春\n", encoding="utf-8")  # blank lines are skipped

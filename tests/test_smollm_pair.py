@@ -135,3 +135,25 @@ def test_greedy_speculative_equals_the_masters_greedy(smollm2, greedy_answer, sc
 
 def _must_not_convert(source, directory):
     raise AssertionError("the cache was valid, yet the GGUF was converted again")
+
+
+def test_the_question_is_told_apart_from_the_chat_template_around_it(smollm2):
+    """#36: the sheet and the archive showed the template's turns ("system You are…", "∎ ↵ ∎ assistant") as the prompt."""
+    for question in ("Why do cats purr?", "Hi", "Two lines:\nfirst, then second."):
+        ids = smollm2.encode_prompt(question)
+        start, end = smollm2.question_span(ids)
+        assert smollm2.tokenizer.decode(ids[start:end]) == question and 0 < start < end < len(ids)
+    trace = plain_generate(smollm2.as_target(), smollm2.encode_prompt("Why do cats purr?", 4), GREEDY_16)
+    assert trace.prompt_text == "Why do cats purr?" and trace.extra["question_tokens"] == len(trace.extra["prompt_pieces"])
+    assert "".join(trace.extra["prompt_pieces"]) == "Why do cats purr?"
+
+
+def test_an_answer_stands_apart_from_its_question_and_a_continuation_follows_its_opening(smollm2):
+    """#36: the whole text read "purr?The answer…": a chat answer glued to the question."""
+    from specdec_core.algorithm.trace import prompt_and_text
+
+    chat = plain_generate(smollm2.as_target(), smollm2.encode_prompt("Why do cats purr?", 4), GREEDY_16)
+    assert prompt_and_text(chat) == "Why do cats purr?\n\n" + chat.text
+    tiny = load_pair("tiny", device="cpu")
+    verse = plain_generate(tiny.as_target(), tiny.encode_prompt("春山", 4), GREEDY_16)
+    assert prompt_and_text(verse) == "春山" + verse.text

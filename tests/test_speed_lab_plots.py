@@ -143,6 +143,20 @@ def test_verdict_of_a_poor_slow_scribe_on_a_costly_device():
     assert numbers["predicted"] < 1
 
 
+def test_a_poor_scribe_at_the_ladder_s_top_gets_the_advice_left_to_give():
+    """#36: "choose a scribe who resembles the master more (slider to the right)" with the slider at its right end."""
+    poor = bench_result(k=6, alpha=0.3, c=0.05, verify_cost=1.1, measured=0.8)
+    _, numbers, top = verdict(poor, best_scribe=True, noise=0.0, temperature=1.0)
+    assert top[1:4] == ["reason_poor_best", "advice_k", "advice_temperature"]  # right after the round's balance
+    assert numbers["best_k"] < 6
+    _, _, cold = verdict(poor | {"k": 1}, best_scribe=True, noise=0.2, temperature=0.0)
+    assert "reason_poor_best" in cold and "advice_noise" in cold
+    assert "advice_k" not in cold and "advice_temperature" not in cold   # k = 1 is shortest; T = 0 is coolest
+    _, _, lower = verdict(poor, best_scribe=False, noise=0.0, temperature=1.0)
+    assert "reason_poor" in lower and "advice_noise" not in lower          # no shake to lower
+    assert "slider to the right" in TEXT.table["reason_poor"]["en"] and "slider" not in TEXT.table["advice_k"]["en"]
+
+
 def test_verdict_when_the_theory_promised_a_gain_the_run_lost():
     faster, _, reasons = verdict(bench_result(alpha=0.9, c=0.02, verify_cost=1.0, measured=0.9))
     assert not faster

@@ -158,6 +158,16 @@ def written_by_round(trace: Trace) -> list[int]:
     return out
 
 
+def prompt_and_text(trace: Trace) -> str:
+    """The prompt and what was written, as a reader reads them."""
+    return trace.prompt_text + between_prompt_and_text(trace) + trace.text
+
+
+def between_prompt_and_text(trace: Trace) -> str:
+    """A blank line where the text is a chat answer to the prompt, nothing where it continues the prompt."""
+    return "\n\n" if trace.extra.get("answer_is_a_turn") is True else ""
+
+
 def summarize(trace: Trace) -> dict:
     """Tokens per target forward, measured alpha overall and per draft position (over the positions
     the target reached), accept lengths."""

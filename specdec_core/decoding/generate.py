@@ -17,7 +17,7 @@ from specdec_core.runtimes.device import Clock
 from specdec_core.runtimes.lean_llama import LeanLlamaLM, cached_lm_for
 from specdec_core.settings import MAX_K, DecodeSettings, Target, check_fits
 
-PROMPT_PIECES = 32  # the prompt's last tokens, as written, kept for the sheet to show a token per cell
+PROMPT_PIECES = 32  # the question's last tokens, as written, kept for the sheet to show a token per cell
 
 
 def speculative_generate(target: Target, draft: Draft, prompt: list[int], settings: DecodeSettings) -> Trace:
@@ -52,19 +52,22 @@ def _generate(target: Target, draft: Draft | None, prompt: list[int], settings: 
         if settings.adaptive_k and draft:
             k = min(k + 2, MAX_K) if record.n_accepted == record.k else max(1, k - 1)
     tokens = context[len(prompt) :]
+    start, end = target.question_span(prompt) if target.question_span else (0, len(prompt))
+    question = prompt[start:end]  # a chat template's turns around it are the model's reading, not the prompt
     return Trace(
         pair=target.name,
         scribe=draft.name if draft else "",  # the trace names the ladder's rung "scribe"
         mode="speculative" if draft else "plain",
         settings=settings.as_dict() | {"device": str(device)},
         prompt_tokens=list(prompt),
-        prompt_text=target.decode(prompt),
+        prompt_text=target.decode(question),
         tokens=tokens,
         text=target.decode(tokens),
         rounds=rounds,
         prefill_s=prefill_s,
         wall_s=clock.now() - started,
-        extra={"prompt_pieces": [target.piece(t) for t in prompt[-PROMPT_PIECES:]]},
+        extra={"prompt_pieces": [target.piece(t) for t in question[-PROMPT_PIECES:]], "question_tokens": len(question),
+               "answer_is_a_turn": end < len(prompt)},  # a template closed the question's turn: the text answers it
     )
 
 

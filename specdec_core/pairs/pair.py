@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Callable
 
 from transformers import PreTrainedModel
@@ -46,7 +46,25 @@ class ModelPair:
             decode=lambda ids: self.tokenizer.decode(ids, skip_special_tokens=True),
             eos_token_id=self.tokenizer.eos_token_id,
             context_limit=self.context_limit,
+            question_span=self.question_span,
         )
+
+    def question_span(self, ids: list[int]) -> tuple[int, int]:
+        """(start, end) of the reader's own text among a prompt's token ids. Inside a chat template it lies
+        between the template's opening (its system turn, the user turn's mark) and its closing (the end of
+        the turn, the assistant turn's opening), which pages show as debris, not as the question; a pair
+        without a template reads the prompt as typed."""
+        if not self.use_chat_template:
+            return 0, len(ids)
+        head, tail = self._template_edges
+        return min(head, len(ids)), max(head, len(ids) - tail)
+
+    @cached_property
+    def _template_edges(self) -> tuple[int, int]:
+        """How many ids the chat template puts before and after any prompt: what two prompts that differ in
+        their first and last characters share at either end."""
+        one, other = self._prompt_ids("A."), self._prompt_ids("B?")
+        return _shared_run(one, other), _shared_run(one[::-1], other[::-1])
 
     def draft(self, name: str | None = None) -> Draft:
         name = name or self.default_draft
@@ -88,6 +106,11 @@ class ModelPair:
         if unk is None:
             return []  # byte-level vocabularies encode every character
         return sorted({ch for ch in text if unk in self.tokenizer.encode(ch, add_special_tokens=False)})
+
+
+def _shared_run(one: list[int], other: list[int]) -> int:
+    """How many leading ids two lists share."""
+    return next((i for i, (a, b) in enumerate(zip(one, other)) if a != b), min(len(one), len(other)))
 
 
 def check_same_vocabulary(target_tokenizer, draft_tokenizer, draft_name: str) -> None:

@@ -9,7 +9,7 @@ import torch
 from specdec_core.pairs.any_models import load_any_pair
 from specdec_core.pairs.pair import ModelPair, PairError
 from specdec_core.pairs.poetry import load_poetry_pair, poetry_assets_present
-from specdec_core.pairs.smollm2 import load_smollm2_pair, smollm2_present
+from specdec_core.pairs.smollm2 import heldout_prompts, load_smollm2_pair, smollm2_present
 from specdec_core.pairs.tiny import load_tiny_pair
 from specdec_core.runtimes.device import pick_device
 
@@ -21,6 +21,7 @@ class RunDefaults:
     max_new_tokens: int = 48    # a verse or two
     k: int = 4
     temperature: float = 1.0
+    top_p: float = 1.0          # 1.0: off
 
 
 RUN_DEFAULTS = {
@@ -34,6 +35,17 @@ RUN_DEFAULTS = {
 def run_defaults(name: str) -> RunDefaults:
     """A pair's own defaults; any other pair (two models of a teacher's own) takes the common ones."""
     return RUN_DEFAULTS.get(name, RunDefaults())
+
+
+HELDOUT_SETS: dict[str, Callable[[], list[str]]] = {"smollm2": heldout_prompts}   # pair: its held-out prompts
+
+
+def pair_heldout_prompts(name: str) -> list[str]:
+    """A pair's held-out prompt set (prompts no training stage saw), read without loading the pair."""
+    if name not in HELDOUT_SETS:
+        raise PairError(f"pair {name!r} has no held-out prompt set (pairs with one: {', '.join(HELDOUT_SETS)}); "
+                        "give a file of prompts instead", "no_heldout", pair=name)
+    return HELDOUT_SETS[name]()
 
 
 PAIR_LOADERS: dict[str, Callable[[torch.device], ModelPair]] = {

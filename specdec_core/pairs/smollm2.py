@@ -42,12 +42,20 @@ NGRAM_FILE = ASSETS_DIR / "ngram.safetensors"
 DISTILLED_DIR = ASSETS_DIR / "distilled"
 EARLY_EXIT_DIR = ASSETS_DIR / "distilled-4"   # norm and head on the distilled draft's first four layers
 DISTILLED_RUNGS = {"distilled-4": EARLY_EXIT_DIR, "distilled": DISTILLED_DIR}   # draft name: its files
+HELDOUT_FILE = ASSETS_DIR / "heldout_prompts.json"   # everyday prompts in forms and on topics no training prompt uses
 EXAMPLE_PROMPTS = [
     "Explain in two sentences why the sky is blue.",
     "Write a short poem about autumn leaves.",
     "Give me three tips for learning a new language.",
     "What is photosynthesis?",
 ]
+
+
+def heldout_prompts() -> list[str]:
+    """The pair's held-out prompts, which every SmolLM2 speed figure quotes. Unlike the training code's
+    held-back topics (training/smollm2/prompts.py: the same templates on other topics), these share
+    neither a question form nor a topic word with any training prompt (tests/test_smollm2_heldout.py)."""
+    return json.loads(HELDOUT_FILE.read_text(encoding="utf-8"))["prompts"]
 
 
 def gguf_path() -> Path | None:

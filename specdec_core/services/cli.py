@@ -10,16 +10,17 @@ from dataclasses import replace
 from transformers.utils import logging as hf_logging
 
 from specdec_core.algorithm.rules import RULES
-from specdec_core.algorithm.trace import Trace, segments, summarize
+from specdec_core.algorithm.trace import Trace, between_prompt_and_text, segments, summarize
 from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.pairs.pair import PairError
-from specdec_core.pairs.registry import PAIR_LOADERS, available_pairs, load_pair, run_defaults
+from specdec_core.pairs.registry import PAIR_LOADERS, available_pairs, load_pair, pair_heldout_prompts, run_defaults
 from specdec_core.services.cli_args import new_file, number, whole, whole_list
 from specdec_core.settings import MAX_K, MAX_SEED, MAX_TOKENS, DecodeSettings, SamplingConfig, SettingsError
 
 # ANSI colours for the terminal trace: the parable's seal, red brush and bonus
 MAX_SAMPLES = 10_000_000  # beyond a day's sampling
 SEALED, STRUCK, CORRECTED, BONUS, RESET = "\033[32m", "\033[9;2;31m", "\033[1;31m", "\033[1;34m", "\033[0m"
+HELDOUT = "heldout"  # --prompts heldout: the pair's own held-out prompt set instead of a file
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,7 +97,18 @@ def _record_args(commands) -> None:
 
 
 def _prompts_file(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--prompts", default=None, help="a UTF-8 file, one prompt per line (default: the pair's example prompts)")
+    parser.add_argument("--prompts", default=None, help=f"a UTF-8 file, one prompt per line, or {HELDOUT!r} for the pair's held-out "
+                        "prompt set (default: the pair's example prompts)")
+
+
+def _prompts(args) -> list[str] | None:
+    """The prompts --prompts names, read before the models load so that a bad name or file fails at once;
+    None for the pair's example prompts."""
+    from specdec_core.services.bench import prompts_from_file
+
+    if args.prompts == HELDOUT:
+        return pair_heldout_prompts(args.pair)
+    return prompts_from_file(args.prompts) if args.prompts else None
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -105,19 +117,20 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--k", type=whole(1, MAX_K), default=None, help="default: the pair's own, as the app opens it")
     parser.add_argument("--temperature", type=number(0.0, 10.0), default=None, help="default: the pair's own, as the app opens it")
     parser.add_argument("--top-k", type=whole(0, 10**9), default=0)
-    parser.add_argument("--top-p", type=number(0.0, 1.0), default=1.0)
+    parser.add_argument("--top-p", type=number(0.0, 1.0), default=None, help="default: the pair's own, as the app opens it")
     parser.add_argument("--seed", type=whole(0, MAX_SEED), default=0)
     parser.add_argument("--device", default="auto", help="auto (CUDA when present), cpu or cuda")
     parser.add_argument("--json", action="store_true")
 
 
 def _with_pair_defaults(args: argparse.Namespace) -> argparse.Namespace:
-    """The k, temperature and length a command left out: the pair's own (pairs/registry.py), as the app
+    """The k, temperature, top-p and length a command left out: the pair's own (pairs/registry.py), as the app
     opens it, so that a command re-measures what the app and the model card show."""
     if not hasattr(args, "pair"):
         return args
     defaults = run_defaults(args.pair)
-    for name, value in (("k", defaults.k), ("temperature", defaults.temperature), ("max_new_tokens", defaults.max_new_tokens)):
+    for name, value in (("k", defaults.k), ("temperature", defaults.temperature), ("top_p", defaults.top_p),
+                        ("max_new_tokens", defaults.max_new_tokens)):
         if getattr(args, name, False) is None:
             setattr(args, name, value)
     return args
@@ -140,7 +153,7 @@ def _generate(args) -> int:
         summary = summarize(trace)
         print(json.dumps({"tokens": trace.tokens, "text": trace.text, "target_forwards": trace.target_forwards, "wall_s": trace.wall_s, "summary": summary}, ensure_ascii=False))
     else:
-        print(trace.prompt_text + colour_trace(trace))
+        print(trace.prompt_text + between_prompt_and_text(trace) + colour_trace(trace))
         print(f"\n{SEALED}sealed{RESET} {STRUCK}rejected{RESET} {CORRECTED}corrected{RESET} {BONUS}bonus{RESET}")
         summary = summarize(trace)
         print(f"{summary['tokens']} tokens, {summary['target_forwards']} target forwards, alpha {summary['alpha'] or 0:.2f}, {trace.wall_s:.2f} s")
@@ -174,9 +187,9 @@ def _proof(args) -> int:
 
 
 def _bench(args) -> int:
-    from specdec_core.services.bench import prompts_from_file, run_bench
+    from specdec_core.services.bench import run_bench
 
-    prompts = prompts_from_file(args.prompts) if args.prompts else None  # a broken file fails before the models load
+    prompts = _prompts(args)
     pair = load_pair(args.pair, args.device)
     ks = args.sweep_k or [args.k]
     base = _settings(args, max_new_tokens=args.tokens)
@@ -210,10 +223,9 @@ def _p_value(fit) -> str:
 
 
 def _ladder(args) -> int:
-    from specdec_core.services.bench import prompts_from_file
     from specdec_core.services.ladder import K_SWEEP, measure, table
 
-    prompts = prompts_from_file(args.prompts) if args.prompts else None
+    prompts = _prompts(args)
     pair = load_pair(args.pair, "cpu")
     sampling = SamplingConfig(temperature=args.temperature, top_p=args.top_p)
     names = args.scribes.split(",") if args.scribes else list(pair.drafts)

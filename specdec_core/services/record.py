@@ -16,10 +16,10 @@ from specdec_core.settings import DecodeSettings, SamplingConfig
 
 
 def default_settings(pair: ModelPair) -> DecodeSettings:
-    """The sidebar's defaults for the pair (ui/shared/sidebar.py: the pair's own k, length and temperature, seed 0)."""
+    """The sidebar's defaults for the pair (ui/shared/sidebar.py: the pair's own k, length, temperature and top-p, seed 0)."""
     defaults = run_defaults(pair.name)
     return DecodeSettings(k=defaults.k, seed=0, max_new_tokens=defaults.max_new_tokens,
-                          sampling=SamplingConfig(temperature=defaults.temperature))
+                          sampling=SamplingConfig(temperature=defaults.temperature, top_p=defaults.top_p))
 
 
 def proof_cases(pair: ModelPair) -> list[tuple[str, str]]:

@@ -9,7 +9,7 @@ import streamlit as st
 from specdec_core.algorithm.trace import Trace, segments
 from specdec_core.decoding.timeline import token_times, written_by
 from ui.race.texts import TEXT
-from ui.scriptorium.sheet import display_piece
+from ui.scriptorium.sheet import prose_piece
 from ui.shared.theme import INK, PAPER, VERMILION
 
 TICK_S = 0.1
@@ -44,12 +44,12 @@ def _track(plain: Trace, speculative: Trace, slow: float) -> None:
 
 
 def _lane(trace: Trace, n: int, speculative: bool) -> str:
-    """The first n written characters, as the sheet draws them: sealed in ink, corrections in red."""
+    """The first n written tokens as running text, line breaks kept: sealed in ink, corrections in red."""
     pieces = [(piece, kind) for piece, kind in segments(trace) if kind != "rejected"][:n]
     cells = "".join(
-        f'<span style="color:{VERMILION if kind == "corrected" else INK}">{html.escape(display_piece(piece))}</span>'
+        f'<span style="color:{VERMILION if kind == "corrected" else INK}">{html.escape(prose_piece(piece))}</span>'
         for piece, kind in pieces
     )
     border = VERMILION if speculative else INK
-    return (f'<div style="font-family:\'Noto Serif CJK TC\',serif;font-size:1.8rem;line-height:1.5;min-height:6em;'
+    return (f'<div style="font-family:\'Noto Serif CJK TC\',serif;font-size:1.8rem;line-height:1.5;min-height:6em;white-space:pre-wrap;'
             f'background:{PAPER};border:2px solid {border};border-radius:4px;padding:.4em">{cells or "&nbsp;"}</div>')

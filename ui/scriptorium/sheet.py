@@ -75,11 +75,13 @@ def sheet_cells(trace: Trace, moment: Moment, show_struck: bool = True) -> list[
 
 
 def prompt_tail(trace: Trace) -> list[str]:
-    """The prompt's end, about PROMPT_SHOWN characters, as the model read it: a token per cell (a
-    chat template's control tokens become marks) where the trace lists its pieces, one character
-    per cell for traces written before it did. "…" leads when the prompt goes on further back."""
+    """The question's end, about PROMPT_SHOWN characters: a token per cell where the trace lists its
+    pieces (the reader's own text, without a chat template's turns around it), one character per cell
+    for traces written before it did. "…" leads when the question goes on further back."""
     pieces = trace.extra.get("prompt_pieces")
-    whole = len(trace.prompt_tokens)
+    whole = trace.extra.get("question_tokens")
+    if not isinstance(whole, int) or isinstance(whole, bool):  # traces written before runs counted the question
+        whole = len(trace.prompt_tokens)
     if not (isinstance(pieces, list) and all(isinstance(p, str) for p in pieces)):
         pieces, whole = list(trace.prompt_text), len(trace.prompt_text)
     shown, width = [], 0
@@ -98,6 +100,12 @@ def display_piece(piece: str) -> str:
         return CONTROL_MARKS.get(piece, OTHER_CONTROL_MARK)
     piece = without_bidi(piece).replace("\n", "↵")
     return piece if piece.strip() else "␣" * max(len(piece), 1)
+
+
+def prose_piece(piece: str) -> str:
+    """How a token reads in running text (the race's lanes): control tokens become a mark, line breaks
+    and spaces stay as written, for a lane that keeps them (white-space: pre-wrap)."""
+    return "∎" if SPECIAL.match(piece) else piece
 
 
 def chart_piece(piece: str) -> str:

@@ -75,7 +75,7 @@ KNOBS = {
     "noise": Knob(float, 0.0, 0.0, 1.0),
     "k": Knob(int, RunDefaults.k, 1, 12),
     "temperature": Knob(_temperature, RunDefaults.temperature, 0.0, 2.0, shown=f"0, {MIN_TEMPERATURE:g}–2"),
-    "top_p": Knob(float, 1.0, 0.05, 1.0),
+    "top_p": Knob(float, RunDefaults.top_p, 0.05, 1.0),
     "seed": Knob(int, 0, 0, 2**31 - 1),
     "prompt": Knob(str),
 }
@@ -123,7 +123,7 @@ def shared_sidebar() -> RunChoice | None:
 
 
 def _pair_defaults(pair_name: str) -> None:
-    """A pair's own length, k and temperature when the pair changes (a chat answer needs more than a
+    """A pair's own length, k, temperature and top-p when the pair changes (a chat answer needs more than a
     verse; the poetry scribe drafts a line), each unless the link set it; drawn before the sliders,
     which then show them."""
     if st.session_state.get("defaults_of") == pair_name:
@@ -131,7 +131,7 @@ def _pair_defaults(pair_name: str) -> None:
     first = "defaults_of" not in st.session_state
     st.session_state["defaults_of"] = pair_name
     defaults = run_defaults(pair_name)
-    wanted = {"max_new": defaults.max_new_tokens, "k": defaults.k, "temperature": defaults.temperature}
+    wanted = {"max_new": defaults.max_new_tokens, "k": defaults.k, "temperature": defaults.temperature, "top_p": defaults.top_p}
     for key, default in wanted.items():
         if not (first and key in st.session_state.get("from_url", set())):
             st.session_state[key] = default

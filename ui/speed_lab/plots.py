@@ -161,13 +161,16 @@ def clearly_best(cells: dict[tuple[int, float], dict]) -> bool:
     return all(cell.get("speedup_interval", [0.0, float("inf")])[1] < low for key, cell in cells.items() if key != (k, t))
 
 
-def verdict(result: dict) -> tuple[bool, dict[str, float], list[str]]:
+def verdict(result: dict, best_scribe: bool = False, noise: float = 0.0, temperature: float = 0.0) -> tuple[bool, dict[str, float], list[str]]:
     """Whether the run beat plain decoding, the numbers that explain it, and the reasons to name.
 
     The reasons are keys of the page's texts, in the order a reader should meet them: the round's
     balance (characters per glance against the round's cost), then the scribe's resemblance
-    (alpha), his speed (k*c), the glance's price on this device, the loop's overhead, and, when the
-    theory promised a gain the run did not deliver, that gap.
+    (alpha) with what would raise it, his speed (k*c), the glance's price on this device, the
+    loop's overhead, and, when the theory promised a gain the run did not deliver, that gap.
+    best_scribe: the run's scribe is the ladder's top rung (the slider at its right end), so a
+    closer scribe is no advice; noise and temperature: the run's, so advice to lower them is given
+    only where they are above 0.
     """
     k, alpha, c, cost = result["k"], result["alpha"], result["c"], result["verify_cost"]
     numbers = {
@@ -182,13 +185,16 @@ def verdict(result: dict) -> tuple[bool, dict[str, float], list[str]]:
         "predicted": result["predicted_speedup"],
         "measured": result["speedup_vs_plain"],
         "overhead": result["overhead_fraction"],
+        "best_k": theory_best(alpha, c, cost)[0],
+        "noise": noise,
+        "temperature": temperature,
     }
     if result["speedup_vs_plain"] >= 1.0:
         return True, numbers, []
     # First the round's balance: characters out against breaths in, which the theory's ratio is.
     reasons = ["slow_ratio" if result["predicted_speedup"] < 1.0 else "gain_on_paper"]
     if alpha < POOR_ALPHA:
-        reasons.append("reason_poor")
+        reasons += _poor_scribe_advice(numbers, best_scribe)
     if k * c > SLOW_DRAFT:
         reasons.append("reason_slow")
     if cost > COSTLY_VERIFY:
@@ -198,6 +204,19 @@ def verdict(result: dict) -> tuple[bool, dict[str, float], list[str]]:
     if result["predicted_speedup"] >= 1.0:
         reasons.append("reason_gap")
     return False, numbers, reasons
+
+
+def _poor_scribe_advice(numbers: dict[str, float], best_scribe: bool) -> list[str]:
+    """Why a poor scribe loses, and only the remedies this run has left: a closer scribe unless he is the
+    best there is; then less shake, a shorter line where the theory's best k is shorter, a cooler hand."""
+    advice = ["reason_poor_best" if best_scribe else "reason_poor"]
+    if numbers["noise"] > 0:
+        advice.append("advice_noise")
+    if best_scribe and numbers["best_k"] < numbers["k"]:
+        advice.append("advice_k")
+    if best_scribe and numbers["temperature"] > 0:
+        advice.append("advice_temperature")
+    return advice
 
 
 def _paper_look(fig: go.Figure, title: str) -> go.Figure:

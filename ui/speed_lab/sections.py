@@ -7,6 +7,7 @@ from specdec_core.pairs.pair import PairError
 from specdec_core.services import recorded
 from specdec_core.settings import SettingsError
 from ui.shared.errors import explain
+from ui.shared.models import cached_pair
 from ui.shared.run_slots import long_work
 from ui.shared.texts import TEXT as COMMON
 from ui.shared.theme import chart
@@ -66,7 +67,7 @@ def show_measurement(choice, prompts: tuple[str, ...], pressed: bool) -> None:
     with right:
         chart(st, breakdown_figure(result["time_split"], split_labels()), key="time_split")
         st.caption(TEXT("split_caption", tokens=settings.max_new_tokens))
-    show_verdict(result)
+    show_verdict(result, choice, settings)
     teaching_notes(result, settings)
 
 
@@ -96,8 +97,9 @@ def teaching_notes(result: dict, settings) -> None:
                          measured=result["speedup_vs_plain"]))
 
 
-def show_verdict(result: dict) -> None:
-    faster, numbers, reasons = verdict(result)
+def show_verdict(result: dict, choice, settings) -> None:
+    best_scribe = result["scribe"] == list(cached_pair(choice.pair, choice.device).drafts)[-1]  # the slider's right end
+    faster, numbers, reasons = verdict(result, best_scribe, settings.noise, settings.sampling.temperature)
     if faster:
         st.success(TEXT("fast", **numbers))
         return

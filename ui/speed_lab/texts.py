@@ -161,9 +161,29 @@ TEXT = Texts(
             "as fast, but time the formula does not count ate the gain:",
         },
         "reason_poor": {
-            "zh": "阿速太差：α = {alpha:.2f}，墨卿常在一行開頭就蓋不下章，看一眼平均只得 {tokens:.2f} 個字，其中一個還是他自己寫的。換一位更像墨卿的抄寫員（側欄滑桿往右），或把手抖調小。",
+            "zh": "阿速太差：α = {alpha:.2f}，墨卿常在一行開頭就蓋不下章，看一眼平均只得 {tokens:.2f} 個字，其中一個還是他自己寫的。換一位更像墨卿的抄寫員（側欄滑桿往右）。",
             "en": "The scribe is too poor: α = {alpha:.2f}, so the master usually stops near the start of the line and a glance yields only "
-            "{tokens:.2f} characters, one of them his own. Choose a scribe who resembles the master more (slider to the right), or lower the shaky hand.",
+            "{tokens:.2f} characters, one of them his own. Choose a scribe who resembles the master more (slider to the right).",
+        },
+        "reason_poor_best": {
+            "zh": "阿速太差：α = {alpha:.2f}，墨卿常在一行開頭就蓋不下章，看一眼平均只得 {tokens:.2f} 個字，其中一個還是他自己寫的。"
+            "他已是這組模型裡最像墨卿的抄寫員（滑桿已在最右），換人幫不上忙。",
+            "en": "The scribe is too poor: α = {alpha:.2f}, so the master usually stops near the start of the line and a glance yields only "
+            "{tokens:.2f} characters, one of them his own. He is already the closest to the master this pair has (the slider is at its "
+            "right end), so another scribe cannot help.",
+        },
+        "advice_noise": {
+            "zh": "把手抖（現在 {noise:.2f}）調小：混進 q 的均勻分布越少，α 越高。",
+            "en": "Lower the shaky hand (now {noise:.2f}): the less uniform noise is mixed into q, the higher α.",
+        },
+        "advice_k": {
+            "zh": "讓他每行少寫幾個字：照這次量到的 α、c 與 v，理論上最好的 k 是 {best_k}（現在 {k}）。",
+            "en": "Let him draft a shorter line: for this run's α, c and v the theory's best k is {best_k} (now {k}).",
+        },
+        "advice_temperature": {
+            "zh": "試試較低的溫度（現在 {temperature:.2f}）：手穩一點常能提高 α，但不一定；本頁的 k × 溫度實測會量出這台機器上是否如此。",
+            "en": "Try a lower temperature (now {temperature:.2f}): a cooler hand often raises α, though not always; the k × temperature "
+            "sweep on this page measures whether it does on this machine.",
         },
         "reason_slow": {
             "zh": "阿速太慢：寫 k 個字要 k·c = {kc:.2f} 口氣，墨卿在旁乾等。換一位更快的抄寫員，或把 k 調小。",
