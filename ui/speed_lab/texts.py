@@ -90,9 +90,9 @@ TEXT = Texts(
         "m_tokens": {"zh": "每看一眼得幾字", "en": "Characters per glance"},
         "m_tokens_help": {
             "zh": "實測：寫出的字數 ÷ 墨卿看的次數（含他自己補上的那一個字）。每個開頭只寫幾十字，最後一眼只得到剩下的字，"
-            "所以它會比定理的平均 (1 − α^(k+1)) / (1 − α) 低；下面的結論寫出這次的數字。",
+            "所以它可能比定理的平均 (1 − α^(k+1)) / (1 − α) 低；下面的結論寫出這次的數字。",
             "en": "Measured: characters written over the master's passes (including the one he adds himself). Each prompt is "
-            "written for only a few dozen characters and the last glance gets only what is left, so this runs below the theory's "
+            "written for only a few dozen characters and the last glance gets only what is left, so this can run below the theory's "
             "mean (1 − α^(k+1)) / (1 − α); the verdict below gives this run's numbers.",
         },
         "m_tps_spec": {"zh": "協寫：字／秒", "en": "With scribe: chars/s"},
@@ -230,12 +230,12 @@ TEXT = Texts(
             "en": "- Temperature {t:g}: α = {alpha:.3f}, {tokens:.2f} characters a glance, speedup {speedup:.2f}× (means over k)",
         },
         "sweep_cold_rejects": {
-            "zh": "這次溫度 0 的 α（{a_cold:.3f}）低於溫度 {t_other:g} 的（{a_other:.3f}），每看一眼得的字也少（{g_cold:.2f} 對 {g_other:.2f}）："
+            "zh": "這次溫度 0 的 α（{a_cold:.3f}）低於溫度 {t_other:g} 的（{a_other:.3f}），每看一眼得 {g_cold:.2f} 字對 {g_other:.2f} 字："
             "溫度 0 時收不收非 1 即 0，阿速最可能的字只要和墨卿的不同，整行就從那裡被退回；溫度高於 0 時，兩人機率相近的字"
             "幾乎都會收下。很像墨卿的抄寫員（例如量化的墨卿）只在兩個字差不多可能時才挑得和他不同，溫度 0 時這些地方全被退回。"
             "所以對這位抄寫員，溫度低並不比較容易。",
-            "en": "This time α at temperature 0 ({a_cold:.3f}) was below α at {t_other:g} ({a_other:.3f}), and so were the characters "
-            "a glance ({g_cold:.2f} against {g_other:.2f}): at 0 acceptance is all or nothing, and wherever the scribe's likeliest "
+            "en": "This time α at temperature 0 ({a_cold:.3f}) was below α at {t_other:g} ({a_other:.3f}), with {g_cold:.2f} against "
+            "{g_other:.2f} characters a glance: at 0 acceptance is all or nothing, and wherever the scribe's likeliest "
             "character differs from the master's the line is rejected there; above 0 a character the two find about equally "
             "likely is nearly always accepted. A scribe very like the master (a quantised master, say) picks differently only "
             "where two characters are almost tied, and at 0 each of those is a rejection. So for this scribe a cooler "
