@@ -99,6 +99,11 @@ def test_the_sweep_draws_every_cell_and_goes_stale_when_the_sidebar_changes():
     assert len(heat["z"]) == 3 and all(len(row) == 5 for row in heat["z"])
     assert all(re.fullmatch(r"\d+\.\d\d×<br>\d+\.\d\d–\d+\.\d\d", text) for row in heat["text"] for text in row)  # and its interval
     assert any(c.value.startswith(words("sweep_best").split(":")[0]) for c in app.caption)
+    # #36: what temperature did is told with this sweep's own alphas, not assumed
+    rows = next(m.value for m in app.markdown if m.value.startswith("- Temperature 0:"))
+    for t, alphas in zip(("0", "0.8", "1"), heat["customdata"]):
+        assert f"- Temperature {t}: α = {sum(alphas) / len(alphas):.3f}," in rows
+    assert any(m.value.startswith("This time α at temperature 0 (") for m in app.markdown)
     change_sidebar(app, noise=0.5)  # a shakier hand is a different scribe, so a different sweep
     assert words("sweep_stale") in [i.value for i in app.info]
 
@@ -108,3 +113,13 @@ def test_the_teaching_notes_use_this_measurements_numbers():
     notes = " ".join(m.value for m in app.markdown if m.value.startswith("- "))
     verify = next(m.value for m in app.metric if m.label == words("m_verify"))
     assert "glance over 4 positions" in notes and f"cost {verify} one-token forwards" in notes
+
+
+def test_the_recorded_verdict_sets_the_measured_glance_beside_the_theory():
+    """#36: "characters per glance 6.00" stood beside "a glance yields 6.89 characters on average", unexplained."""
+    app = open_page("speed_lab", "en")  # the poetry pair's defaults: the recorded measurement, k = 6, 24 characters
+    assert not app.exception
+    shown = next(m.value for m in app.metric if m.label == words("m_tokens"))
+    verdict = (list(app.success) + list(app.warning))[0].value
+    assert f"Measured, a glance yielded {shown} characters, below the theory's" in verdict
+    assert "take at least 4 glances" in verdict and "at most 6.00 a glance" in verdict

@@ -4,7 +4,7 @@ from string import Formatter
 
 import pytest
 
-from specdec_core.algorithm.theory import best_k, expected_tokens_per_round, speedup
+from specdec_core.algorithm.theory import best_k, expected_tokens_per_round, most_tokens_per_round, speedup
 from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.services.bench import speedup_interval, time_split
 from specdec_core.settings import DecodeSettings
@@ -13,10 +13,13 @@ from ui.speed_lab.plots import (
     best_label_position,
     breakdown_figure,
     clearly_best,
+    glance_note,
     speedup_figure,
     sweep_best,
     sweep_grid,
     sweep_heatmap,
+    temperature_lesson,
+    temperature_rows,
     theory_best,
     theory_curve,
     top_with_headroom,
@@ -29,10 +32,10 @@ SPLIT_LABELS = {key: key for key in ("title", "ms", "speculative", "plain", "dra
 SWEEP_LABELS = {key: key for key in ("title", "k", "temperature", "speedup")}
 
 
-def bench_result(k=4, alpha=0.8, c=0.1, verify_cost=1.3, measured=1.5, overhead=0.05) -> dict:
+def bench_result(k=4, alpha=0.8, c=0.1, verify_cost=1.3, measured=1.5, overhead=0.05, tokens=24) -> dict:
     """A report shaped like run_bench's, with hand-picked numbers."""
     return {
-        "k": k, "alpha": alpha, "c": c, "verify_cost": verify_cost, "speedup_vs_plain": measured,
+        "k": k, "alpha": alpha, "c": c, "verify_cost": verify_cost, "speedup_vs_plain": measured, "tokens": tokens,
         "predicted_speedup": speedup(alpha, k, c, verify_cost), "overhead_fraction": overhead,
         "tokens_per_target_forward": expected_tokens_per_round(alpha, k), "tokens_per_s": {"speculative": 30.0, "plain": 20.0},
     }
@@ -201,3 +204,55 @@ def test_labels_stay_inside_the_plot_at_either_end_of_k():
     assert best_label_position(1.4, 1.0, k_best=12).endswith("left")
     figure = speedup_figure(bench_result(), {}, CURVE_LABELS)
     assert "plain" in [trace.name for trace in figure.data] and not figure.layout.annotations
+
+
+@pytest.mark.parametrize("k, length, cap", [(6, 24, 6.0), (2, 24, 3.0), (4, 24, 24 / 5), (8, 24, 8.0), (6, 7, 7.0), (6, 8, 4.0)])
+def test_a_run_of_some_length_caps_the_characters_per_glance(k, length, cap):
+    assert most_tokens_per_round(k, length) == pytest.approx(cap)
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_the_verdict_sets_the_capped_measurement_beside_the_theory(language):
+    """#36: "characters per glance 6.00" stood beside "a glance yields 6.89 characters on average": 24-character runs
+    at k = 6 take at least 4 glances (7 + 7 + 7 + 3), so no run of that length can measure more than 6.00."""
+    result = bench_result(k=6, alpha=0.9948, c=0.506, verify_cost=1.398, measured=1.47) | {"tokens_per_target_forward": 6.0}
+    numbers = verdict(result)[1]
+    assert numbers["cap"] == 6.0 and numbers["glances"] == 4 and numbers["tokens"] == pytest.approx(6.89, abs=0.005)
+    assert glance_note(numbers) == "glance_capped"
+    sentence = TEXT.table[glance_note(numbers)][language].format(**numbers)
+    assert all(figure in sentence for figure in ("6.00", "6.89", "24", "= 7", " 4 "))
+    fast = TEXT.table["fast"][language].format(**numbers)
+    assert "6.89" in fast and ("照定理" if language == "zh" else "By the theory") in fast
+
+
+def test_the_verdict_names_no_cap_where_the_length_allows_the_theory():
+    numbers = verdict(bench_result(k=2, alpha=0.8) | {"tokens_per_target_forward": 2.3})[1]
+    assert numbers["cap"] == 3.0 > numbers["tokens"]
+    assert glance_note(numbers) == "glance_measured"
+
+
+def sweep_of(alpha_by_t: dict[float, float]) -> dict:
+    return {(k, t): {"alpha": a, "tokens_per_target_forward": 5 * a, "speedup_vs_plain": 1.2 * a}
+            for t, a in alpha_by_t.items() for k in (1, 2)}
+
+
+def test_the_sweep_says_greedy_rejected_more_when_its_alpha_was_lower():
+    """#36: the sweep showed T = 0 slower than T = 0.8 at every k under "the cooler, the easier". The int8 scribe's
+    alpha was about 0.97 at T = 0 against 0.99 at 0.8: greedy acceptance is all or nothing, and his argmax differs at near-ties."""
+    rows = temperature_rows(sweep_of({0.0: 0.97, 0.8: 0.995, 1.0: 0.99}), [1, 2], [0.0, 0.8, 1.0])
+    assert [row["t"] for row in rows] == [0.0, 0.8, 1.0] and rows[0]["alpha"] == pytest.approx(0.97)
+    key, numbers = temperature_lesson(rows)
+    assert key == "sweep_cold_rejects"
+    assert (numbers["a_cold"], numbers["t_other"], numbers["a_other"]) == pytest.approx((0.97, 0.8, 0.995))
+    assert numbers["g_cold"] < numbers["g_other"]
+
+
+def test_the_sweep_says_cooling_helped_only_when_its_alpha_was_higher():
+    key, numbers = temperature_lesson(temperature_rows(sweep_of({0.0: 0.6, 1.0: 0.4}), [1, 2], [0.0, 1.0]))
+    assert key == "sweep_cold_agrees" and numbers["a_cold"] > numbers["a_other"]
+    assert temperature_lesson(temperature_rows(sweep_of({0.8: 0.6, 1.0: 0.4}), [1, 2], [0.8, 1.0])) is None
+
+
+def test_the_sweep_intro_claims_nothing_about_temperature_that_a_run_decides():
+    for text in TEXT.table["sweep_intro"].values():
+        assert "越低，墨卿與阿速越容易" not in text and "The cooler the temperature, the more often" not in text

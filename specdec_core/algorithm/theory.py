@@ -1,6 +1,8 @@
 """What theory predicts from alpha and the costs (Leviathan et al. 2023, section 3)."""
 from __future__ import annotations
 
+import math
+
 import torch
 
 
@@ -14,6 +16,16 @@ def expected_tokens_per_round(alpha: float, k: int) -> float:
     if alpha >= 1.0:
         return float(k + 1)
     return (1.0 - alpha ** (k + 1)) / (1.0 - alpha)
+
+
+def most_tokens_per_round(k: int, length: int) -> float:
+    """The most tokens per target forward a run of `length` new tokens can reach: every draft accepted.
+
+    A round writes at most k + 1 tokens, and never past the length, so the run takes at least
+    ceil(length / (k + 1)) rounds and its last one gets only what is left. Eq. 1's expectation counts
+    rounds of an endless text, so a short run measures below it even when nothing is rejected.
+    """
+    return length / math.ceil(length / (k + 1))
 
 
 def speedup(alpha: float, k: int, c: float, verify_cost: float = 1.0) -> float:

@@ -5,11 +5,13 @@ TEXT = Texts(
     {
         "title": {"zh": "賽跑：墨卿獨寫，對上師徒合寫", "en": "The race: the master alone against master and scribe"},
         "intro": {
-            "zh": "同一個開頭、同一組設定、同樣的字數，兩種寫法各跑一次，各自計時。下面照它們真實的時間把字一個個寫出來："
-            "獨寫的墨卿每寫一字都要看一眼；師徒合寫時，阿速先寫一行，墨卿一眼校完整行。溫度設為 0 時，兩邊寫出的字一模一樣。",
-            "en": "The same prompt, settings and length, written both ways, each run timed on its own. Below, every character "
-            "appears at the moment it was really written: the master alone glances once per character; with the "
-            "scribe, A-Su drafts a line and the master checks it in one glance. At temperature 0 both write the same text.",
+            "zh": "同一個開頭、同一組設定，兩種寫法各寫到篇末 ∎（或字數上限），各自計時。下面照它們真實的時間把字一個個寫出來："
+            "獨寫的墨卿每寫一字都要看一眼；師徒合寫時，阿速先寫一行，墨卿一眼校完整行。溫度設為 0 時，兩邊寫出的字一模一樣；"
+            "溫度高於 0 時兩邊抽籤不同，寫出的詩可能不同、長短也不同，所以比的是每秒寫幾字。",
+            "en": "The same prompt and settings, written both ways to the end mark ∎ (or the length limit), each run timed on its own. Below, every "
+            "character appears at the moment it was really written: the master alone glances once per character; with the "
+            "scribe, A-Su drafts a line and the master checks it in one glance. At temperature 0 both write the same text; "
+            "above 0 their draws differ, so their poems may differ in words and length, and the race compares characters per second.",
         },
         "start": {"zh": "▶ 開跑", "en": "▶ Start the race"},
         "again": {"zh": "再量一次", "en": "Time it again"},
@@ -23,14 +25,28 @@ TEXT = Texts(
         "together": {"zh": "墨卿＋阿速", "en": "Master + scribe"},
         "clock": {"zh": "時鐘：{t:.2f} 秒（實測時間）", "en": "Clock: {t:.2f} s (measured time)"},
         "count": {"zh": "{n} / {total} 字，{s:.2f} 秒", "en": "{n} of {total} tokens, {s:.2f} s"},
+        "legend": {
+            "zh": "圖例：墨字是蓋印通過的草稿和墨卿自己寫的字；朱字是墨卿改正的字（阿速在那裡的草稿被退回，退回的字不寫出）；"
+            "∎ 是篇末：這首詩寫完了，這一道就停在這裡。",
+            "en": "Legend: ink characters are accepted drafts and the master's own; red ones are the master's corrections "
+            "(A-Su's draft there was rejected, and rejected drafts are not written); ∎ is the end mark: the poem is done, "
+            "and the lane stops there.",
+        },
         "verdict": {
-            "zh": "師徒合寫 {fast:.2f} 秒寫完，墨卿獨寫 {slow:.2f} 秒：速度是他獨寫的 {x:.2f} 倍。",
-            "en": "Master and scribe finished in {fast:.2f} s, the master alone in {slow:.2f} s: {x:.2f} times as fast.",
+            "zh": "速度是墨卿獨寫的 {x:.2f} 倍：{runs} 次量測的中位數，最慢 {low:.2f} 倍、最快 {high:.2f} 倍。"
+            "上面重播的是中位數那一次：師徒合寫 {n_fast} 字用了 {fast:.2f} 秒，墨卿獨寫 {n_slow} 字用了 {slow:.2f} 秒；比的是每秒寫幾字。",
+            "en": "{x:.2f} times as fast as the master alone: the median of {runs} runs, which ranged from {low:.2f}× to {high:.2f}×. "
+            "The replay above is the median run: master and scribe wrote {n_fast} tokens in {fast:.2f} s, the master alone "
+            "{n_slow} tokens in {slow:.2f} s; the race compares tokens per second.",
         },
         "note": {
-            "zh": "時間是剛剛在這台機器上量的（裝置 {device}，{tokens} 字），一次量測，會有起伏：速度實驗室會量多次。",
-            "en": "The times were measured just now on this machine (device {device}, {tokens} tokens), once, so they vary: "
-            "the speed lab measures many times.",
+            "zh": "量於伺服器時間 {clock}（{ago}），裝置 {device}：兩種寫法各跑 {runs} 次、輪流先跑，每次寫到篇末 ∎ 或 {tokens} 字為止。"
+            "同樣設定的結果整台伺服器共用，要重新量請按「再量一次」；速度實驗室量得更多。",
+            "en": "Measured at {clock} server time ({ago}) on device {device}: each way ran {runs} times, taking turns to go "
+            "first, each run stopping at the end mark ∎ or at {tokens} tokens. A result is shared by everyone on this server "
+            "with the same settings: press “Time it again” for a fresh one. The speed lab measures more.",
         },
+        "ago_now": {"zh": "不到一分鐘前", "en": "less than a minute ago"},
+        "ago_minutes": {"zh": "{n} 分鐘前", "en": "{n} min ago"},
     }
 )

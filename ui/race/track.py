@@ -16,14 +16,15 @@ TICK_S = 0.1
 STARTED = "race_started"  # monotonic time the race was started, while it runs
 
 
-def show_race(plain: Trace, speculative: Trace, slow: float, start: bool) -> None:
+def show_race(plain: Trace, speculative: Trace, slow: float, start: bool, verdict: str) -> None:
+    """The replay of one run of each way; `verdict` is said once the replay is over (or before a start)."""
     if start:
         st.session_state[STARTED] = time.monotonic()
     running = st.session_state.get(STARTED) is not None
-    st.fragment(run_every=TICK_S if running else None)(_track)(plain, speculative, slow)
+    st.fragment(run_every=TICK_S if running else None)(_track)(plain, speculative, slow, verdict)
 
 
-def _track(plain: Trace, speculative: Trace, slow: float) -> None:
+def _track(plain: Trace, speculative: Trace, slow: float, verdict: str) -> None:
     times = {"alone": token_times(plain), "together": token_times(speculative)}
     end = max(max(t, default=0.0) for t in times.values())
     started = st.session_state.get(STARTED)
@@ -34,13 +35,12 @@ def _track(plain: Trace, speculative: Trace, slow: float) -> None:
         column.markdown(f"**{TEXT(who)}**")
         column.html(_lane(trace, n, speculative=who == "together"))
         column.caption(TEXT("count", n=n, total=len(trace.tokens), s=times[who][n - 1] if n else 0.0))
+    st.caption(TEXT("legend"))
     if started is not None and now >= end:
         st.session_state[STARTED] = None
         st.rerun()  # the whole page, so the fragment's timer stops
     if started is None:
-        slow_s, fast_s = max(times["alone"], default=0.0), max(times["together"], default=0.0)
-        if fast_s > 0:
-            st.success(TEXT("verdict", fast=fast_s, slow=slow_s, x=slow_s / fast_s))
+        st.success(verdict)
 
 
 def _lane(trace: Trace, n: int, speculative: bool) -> str:

@@ -9,7 +9,7 @@ import math
 
 import plotly.graph_objects as go
 
-from specdec_core.algorithm.theory import best_k, expected_tokens_per_round, speedup
+from specdec_core.algorithm.theory import best_k, expected_tokens_per_round, most_tokens_per_round, speedup
 from ui.shared.theme import INK, LIGHT_INK, PAPER, VERMILION, on_paper
 
 K_MAX = 12  # the sidebar's k slider goes to 12
@@ -172,7 +172,7 @@ def verdict(result: dict, best_scribe: bool = False, noise: float = 0.0, tempera
     closer scribe is no advice; noise and temperature: the run's, so advice to lower them is given
     only where they are above 0.
     """
-    k, alpha, c, cost = result["k"], result["alpha"], result["c"], result["verify_cost"]
+    k, alpha, c, cost, length = result["k"], result["alpha"], result["c"], result["verify_cost"], result["tokens"]
     numbers = {
         "k": k,
         "alpha": alpha,
@@ -181,6 +181,10 @@ def verdict(result: dict, best_scribe: bool = False, noise: float = 0.0, tempera
         "kc": k * c,
         "tokens": expected_tokens_per_round(alpha, k),
         "measured_tokens": result["tokens_per_target_forward"],
+        "length": length,
+        "line": k + 1,
+        "glances": math.ceil(length / (k + 1)),
+        "cap": most_tokens_per_round(k, length),
         "cost": round_cost(k, c, cost),
         "predicted": result["predicted_speedup"],
         "measured": result["speedup_vs_plain"],
@@ -217,6 +221,42 @@ def _poor_scribe_advice(numbers: dict[str, float], best_scribe: bool) -> list[st
     if best_scribe and numbers["temperature"] > 0:
         advice.append("advice_temperature")
     return advice
+
+
+def glance_note(numbers: dict[str, float]) -> str:
+    """Which sentence sets the measured characters per glance beside the theory's: when the run's length
+    caps the measurement below the theory's expectation (every run's last glance gets only what is left),
+    the one that says so with the cap's arithmetic."""
+    return "glance_capped" if numbers["cap"] < numbers["tokens"] else "glance_measured"
+
+
+def temperature_rows(cells: dict[tuple[int, float], dict], ks: list[int], temperatures: list[float]) -> list[dict[str, float]]:
+    """Per temperature, averaged over the sweep's k: alpha, characters per glance and the speedup."""
+    rows = []
+    for t in temperatures:
+        row = [cells[(k, t)] for k in ks if (k, t) in cells]
+        if row:
+            rows.append({"t": t, **{name: sum(cell[key] for cell in row) / len(row) for name, key in
+                                    (("alpha", "alpha"), ("tokens", "tokens_per_target_forward"), ("speedup", "speedup_vs_plain"))}})
+    return rows
+
+
+def temperature_lesson(rows: list[dict[str, float]]) -> tuple[str, dict[str, float]] | None:
+    """What the sweep's own alphas say about temperature: the key of the sentence and its numbers.
+
+    At temperature 0 the master accepts a draft only if it is his own likeliest character (min(1, p/q)
+    is 1 or 0); above 0 a near-tie costs little. Which of the two suits a scribe is measured, not assumed:
+    "sweep_cold_rejects" when alpha at 0 is below another temperature's, else "sweep_cold_agrees".
+    None when the sweep has no greedy row or nothing to compare it with.
+    """
+    cold = next((row for row in rows if row["t"] == 0.0), None)
+    warm = [row for row in rows if row["t"] > 0.0]
+    if cold is None or not warm:
+        return None
+    other = max(warm, key=lambda row: row["alpha"])
+    numbers = {"a_cold": cold["alpha"], "g_cold": cold["tokens"], "t_other": other["t"], "a_other": other["alpha"],
+               "g_other": other["tokens"]}
+    return ("sweep_cold_rejects" if cold["alpha"] < other["alpha"] else "sweep_cold_agrees"), numbers
 
 
 def _paper_look(fig: go.Figure, title: str) -> go.Figure:

@@ -14,9 +14,12 @@ from ui.shared.theme import chart
 from ui.speed_lab.plots import (
     breakdown_figure,
     clearly_best,
+    glance_note,
     speedup_figure,
     sweep_best,
     sweep_heatmap,
+    temperature_lesson,
+    temperature_rows,
     theory_best,
     verdict,
 )
@@ -100,10 +103,12 @@ def teaching_notes(result: dict, settings) -> None:
 def show_verdict(result: dict, choice, settings) -> None:
     best_scribe = result["scribe"] == list(cached_pair(choice.pair, choice.device).drafts)[-1]  # the slider's right end
     faster, numbers, reasons = verdict(result, best_scribe, settings.noise, settings.sampling.temperature)
+    # the theory's characters per glance always stands beside the measured one, with why they differ
+    glance = TEXT(glance_note(numbers), **numbers)
     if faster:
-        st.success(TEXT("fast", **numbers))
+        st.success(TEXT("fast", **numbers) + " " + glance)
         return
-    lines = [TEXT("slow", **numbers), ""] + ["- " + TEXT(reason, **numbers) for reason in reasons]
+    lines = [TEXT("slow", **numbers), ""] + ["- " + TEXT(reason, **numbers) for reason in reasons] + ["", glance]
     st.warning("\n".join(lines))
 
 
@@ -151,3 +156,14 @@ def show_sweep(choice, prompts: tuple[str, ...]) -> None:
     low, high = measured[(k, t)]["speedup_interval"]
     st.caption(TEXT("sweep_best", k=k, t=t, s=s) + " " + TEXT("sweep_sure" if clearly_best(measured) else "sweep_unsure",
                                                               low=low, high=high))
+    show_temperature_lesson(measured, ks, temperatures)
+
+
+def show_temperature_lesson(measured: dict, ks: list[int], temperatures: list[float]) -> None:
+    """Each temperature's alpha, characters per glance and speedup, and what they say about cooling."""
+    rows = temperature_rows(measured, ks, temperatures)
+    st.markdown("\n".join(TEXT("sweep_row", **row) for row in rows))
+    lesson = temperature_lesson(rows)
+    if lesson is not None:
+        key, numbers = lesson
+        st.markdown(TEXT(key, **numbers))

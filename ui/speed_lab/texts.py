@@ -89,8 +89,11 @@ TEXT = Texts(
         },
         "m_tokens": {"zh": "每看一眼得幾字", "en": "Characters per glance"},
         "m_tokens_help": {
-            "zh": "實測：寫出的字數 ÷ 墨卿看的次數（含他自己補上的那一個字）。",
-            "en": "Measured: characters written over the master's passes (including the one he adds himself).",
+            "zh": "實測：寫出的字數 ÷ 墨卿看的次數（含他自己補上的那一個字）。每個開頭只寫幾十字，最後一眼只得到剩下的字，"
+            "所以它可能比定理的平均 (1 − α^(k+1)) / (1 − α) 低；下面的結論寫出這次的數字。",
+            "en": "Measured: characters written over the master's passes (including the one he adds himself). Each prompt is "
+            "written for only a few dozen characters and the last glance gets only what is left, so this can run below the theory's "
+            "mean (1 − α^(k+1)) / (1 − α); the verdict below gives this run's numbers.",
         },
         "m_tps_spec": {"zh": "協寫：字／秒", "en": "With scribe: chars/s"},
         "m_tps_plain": {"zh": "墨卿獨寫：字／秒", "en": "Master alone: chars/s"},
@@ -135,9 +138,9 @@ TEXT = Texts(
             "prefilling the prompt, the loop itself), which the theory's formula leaves out.",
         },
         "fast": {
-            "zh": "速度是墨卿獨寫的 {measured:.2f} 倍。墨卿看一眼平均得到 {tokens:.2f} 個字（α = {alpha:.2f}、k = {k}），"
+            "zh": "速度是墨卿獨寫的 {measured:.2f} 倍。照定理，α = {alpha:.2f}、k = {k} 時墨卿看一眼平均得到 {tokens:.2f} 個字，"
             "而一輪只花 k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} 口氣：多出來的字就是省下的時間。",
-            "en": "{measured:.2f}× as fast. One glance of the master yields {tokens:.2f} characters on average (α = {alpha:.2f}, k = {k}), "
+            "en": "{measured:.2f}× as fast. By the theory, one glance of the master yields {tokens:.2f} characters on average at α = {alpha:.2f}, k = {k}, "
             "while a round costs only k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} breaths: the extra characters are the time saved.",
         },
         "slow": {
@@ -145,20 +148,31 @@ TEXT = Texts(
             "en": "This time it is slower than the master alone ({measured:.2f}×). The numbers above say why:",
         },
         "slow_ratio": {
-            "zh": "一輪下來，墨卿看一眼平均只得 {tokens:.2f} 個字（α = {alpha:.2f}、k = {k} 的理論值；實測 {measured_tokens:.2f}），"
+            "zh": "一輪下來，墨卿看一眼平均只得 {tokens:.2f} 個字（α = {alpha:.2f}、k = {k} 的理論值），"
             "卻要花 k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} 口氣。{tokens:.2f} ÷ {cost:.2f} = {predicted:.2f}×，"
             "得到的字比花掉的時間少。",
-            "en": "Each round one glance of the master yields only {tokens:.2f} characters (theory for α = {alpha:.2f}, k = {k}; measured {measured_tokens:.2f}), "
+            "en": "Each round one glance of the master yields only {tokens:.2f} characters (theory for α = {alpha:.2f}, k = {k}), "
             "yet the round costs k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} breaths. {tokens:.2f} ÷ {cost:.2f} = {predicted:.2f}×: "
             "fewer characters come out than the time put in.",
         },
         "gain_on_paper": {
-            "zh": "一輪下來，墨卿看一眼平均得到 {tokens:.2f} 個字（α = {alpha:.2f}、k = {k} 的理論值；實測 {measured_tokens:.2f}），"
+            "zh": "一輪下來，墨卿看一眼平均得到 {tokens:.2f} 個字（α = {alpha:.2f}、k = {k} 的理論值），"
             "只花 k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} 口氣。照公式速度應是獨寫的 {tokens:.2f} ÷ {cost:.2f} = {predicted:.2f} 倍，"
             "可是公式沒算到的時間把它吃掉了：",
-            "en": "Each round one glance of the master yields {tokens:.2f} characters (theory for α = {alpha:.2f}, k = {k}; measured {measured_tokens:.2f}) for "
+            "en": "Each round one glance of the master yields {tokens:.2f} characters (theory for α = {alpha:.2f}, k = {k}) for "
             "k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} breaths. By the formula that is {tokens:.2f} ÷ {cost:.2f} = {predicted:.2f}× "
             "as fast, but time the formula does not count ate the gain:",
+        },
+        "glance_capped": {
+            "zh": "實測每看一眼得 {measured_tokens:.2f} 字，低於定理的 {tokens:.2f}：每個開頭只寫 {length} 字，一眼最多得 k + 1 = {line} 字，"
+            "{length} 字至少要看 {glances} 眼，最後一眼只得剩下的字，所以這樣一段每眼最多 {cap:.2f} 字。定理算的是寫不完的長文。",
+            "en": "Measured, a glance yielded {measured_tokens:.2f} characters, below the theory's {tokens:.2f}: each prompt was written for "
+            "only {length} characters, a glance yields at most k + 1 = {line}, so {length} characters take at least {glances} glances and "
+            "the last gets only what is left: at most {cap:.2f} a glance for such a run. The theory counts an endless text.",
+        },
+        "glance_measured": {
+            "zh": "實測每看一眼得 {measured_tokens:.2f} 字，定理的平均是 {tokens:.2f} 字。",
+            "en": "Measured, a glance yielded {measured_tokens:.2f} characters; the theory's mean is {tokens:.2f}.",
         },
         "reason_poor": {
             "zh": "阿速太差：α = {alpha:.2f}，墨卿常在一行開頭就蓋不下章，看一眼平均只得 {tokens:.2f} 個字，其中一個還是他自己寫的。換一位更像墨卿的抄寫員（側欄滑桿往右）。",
@@ -208,10 +222,12 @@ TEXT = Texts(
         "sweep_header": {"zh": "掃一遍：k × 溫度", "en": "A sweep: k × temperature"},
         "sweep_intro": {
             "zh": "每一格都實際量一次（{n} 個範例開頭 × {tokens} 字），抄寫員、top-p、手抖與種子沿用側欄。"
-            "溫度越低，墨卿與阿速越容易寫出同一個字（溫度 0 時兩人都只寫最可能的字）。",
+            "溫度改變的是墨卿收下草稿的方式：溫度 0 時兩人都只寫自己最可能的字，墨卿只收與他的一模一樣的字；"
+            "溫度高於 0 時他以 min(1, p/q) 的機率收下。哪一種對這位抄寫員有利，看量到的 α。",
             "en": "Every cell is a real measurement ({n} example prompts × {tokens} characters); scribe, top-p, shaky hand and seed "
-            "come from the sidebar. The cooler the temperature, the more often master and scribe write the same character "
-            "(at 0 both write only their likeliest one).",
+            "come from the sidebar. Temperature changes how the master accepts a draft: at 0 both write only their likeliest "
+            "character and the master accepts only his own; above 0 he accepts with probability min(1, p/q). Which suits this "
+            "scribe better is what the measured α shows.",
         },
         "sweep_button": {"zh": "開始掃描（{cells} 格）", "en": "Run the sweep ({cells} cells)"},
         "sweep_progress": {
@@ -228,6 +244,29 @@ TEXT = Texts(
         "sweep_stale": {
             "zh": "側欄的設定在掃描之後改過了；按上面的按鈕，用現在的設定再掃一次。",
             "en": "The sidebar changed since the sweep; press the button above to sweep with the current settings.",
+        },
+        "sweep_row": {
+            "zh": "- 溫度 {t:g}：α = {alpha:.3f}，每看一眼得 {tokens:.2f} 字，加速平均 {speedup:.2f}×（各 k 的平均）",
+            "en": "- Temperature {t:g}: α = {alpha:.3f}, {tokens:.2f} characters a glance, speedup {speedup:.2f}× (means over k)",
+        },
+        "sweep_cold_rejects": {
+            "zh": "這次溫度 0 的 α（{a_cold:.3f}）低於溫度 {t_other:g} 的（{a_other:.3f}），每看一眼得 {g_cold:.2f} 字對 {g_other:.2f} 字："
+            "溫度 0 時收不收非 1 即 0，阿速最可能的字只要和墨卿的不同，整行就從那裡被退回；溫度高於 0 時，兩人機率相近的字"
+            "幾乎都會收下。很像墨卿的抄寫員（例如量化的墨卿）只在兩個字差不多可能時才挑得和他不同，溫度 0 時這些地方全被退回。"
+            "所以對這位抄寫員，溫度低並不比較容易。",
+            "en": "This time α at temperature 0 ({a_cold:.3f}) was below α at {t_other:g} ({a_other:.3f}), with {g_cold:.2f} against "
+            "{g_other:.2f} characters a glance: at 0 acceptance is all or nothing, and wherever the scribe's likeliest "
+            "character differs from the master's the line is rejected there; above 0 a character the two find about equally "
+            "likely is nearly always accepted. A scribe very like the master (a quantised master, say) picks differently only "
+            "where two characters are almost tied, and at 0 each of those is a rejection. So for this scribe a cooler "
+            "temperature is not easier.",
+        },
+        "sweep_cold_agrees": {
+            "zh": "這次溫度 0 的 α（{a_cold:.3f}）不低於溫度 {t_other:g} 的（{a_other:.3f}），每看一眼得 {g_cold:.2f} 字對 {g_other:.2f} 字："
+            "這位抄寫員最可能的字常和墨卿的相同，比兩人整個機率分布的重疊還多，所以對他而言溫度越低越容易寫出同一個字。",
+            "en": "This time α at temperature 0 ({a_cold:.3f}) was not below α at {t_other:g} ({a_other:.3f}), with {g_cold:.2f} against "
+            "{g_other:.2f} characters a glance: this scribe's likeliest character matches the master's more often than their "
+            "whole distributions overlap, so for him a cooler temperature makes the same character likelier.",
         },
         "sweep_title": {"zh": "實測加速：k × 溫度", "en": "Measured speedup: k × temperature"},
         "sweep_temperature": {"zh": "溫度", "en": "Temperature"},
