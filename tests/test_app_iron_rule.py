@@ -80,3 +80,19 @@ def test_real_mode_reads_the_models_at_a_chosen_position():
     assert not app.exception
     assert metric(app, 0) != first
     assert 0.0 <= metric(app, 0) <= 1.0
+
+
+def test_real_mode_sets_no_widget_twice(monkeypatch, caplog):
+    """Switching to real mode (a larger vocabulary caps the draws) logs no Session State warning: the draws'
+    slider takes its value from session state alone, never a default as well."""
+    from streamlit.elements.lib import policies
+
+    monkeypatch.setattr(policies, "_shown_default_value_warning", False)
+    monkeypatch.setattr(policies.runtime, "exists", lambda: True)  # AppTest runs without a Runtime
+    app = open_page("iron_rule", "en")  # the poetry pair: its vocabulary caps the draws below the toy's 10,000
+    app.session_state["iron_mode"] = "real"
+    with caplog.at_level("WARNING"):
+        app.run()
+    assert not app.exception
+    assert app.slider(key="iron_draws").value < 10_000
+    assert not [r for r in caplog.records if "Session State API" in r.getMessage()]

@@ -16,6 +16,7 @@ TOY = pd.DataFrame({"token": list("月光山水風"), "p": [40.0, 25.0, 15.0, 12
 MIN_TOKENS, MAX_TOKENS = 2, 12
 DRAW_BUDGET = 20_000_000  # draws x vocabulary size: each draw samples over the whole vocabulary
 MAX_DRAWS, MIN_DRAWS = 20_000, 500
+DEFAULT_DRAWS = 10_000
 
 
 class ToyTableError(ValueError):

@@ -124,12 +124,13 @@ def rule_run_many_times(position: Position, dists: Distributions, shown: Shown, 
 def _rule_and_draws(position: Position, toy: bool) -> tuple[str, int, str]:
     """The rule's menu and the draws' slider: (rule, draws, the rule's name in the reader's language)."""
     cap = runs.max_draws(position.vocab_size)
-    if st.session_state.get("iron_draws", 0) > cap:  # a larger vocabulary than the slider remembers
-        st.session_state["iron_draws"] = cap
+    # the slider's value lives in session state alone: a default beside a value set here would make
+    # Streamlit log a warning with a stack trace on the server (a larger vocabulary caps the draws)
+    st.session_state["iron_draws"] = min(st.session_state.get("iron_draws", runs.DEFAULT_DRAWS), cap)
     left, right = st.columns(2)
     rule_names = {name: COMMON(f"rule:{name}") for name in RULES}
     rule = left.selectbox(TEXT("rule"), list(rule_names), format_func=rule_names.get, **remembered("iron_rule", "exact"))
-    n = right.slider(TEXT("draws"), 100, cap, min(10_000, cap), step=100, key="iron_draws")
+    n = right.slider(TEXT("draws"), 100, cap, step=100, key="iron_draws")
     left.caption(EXPLANATIONS[rule][language()])
     if cap < runs.MAX_DRAWS:
         right.caption(TEXT("draws_cap", vocab=position.vocab_size, cap=cap))
