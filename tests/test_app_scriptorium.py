@@ -142,3 +142,45 @@ def test_the_default_runs_last_step_agrees_with_the_sheet_and_the_counter():
     chips = app.get("button_group")[0].proto.options if app.get("button_group") else []
     shown = [option.content.split(" · ")[-1] for option in chips]
     assert shown and all(piece in written for piece in shown), (shown, written)
+
+
+def _trace_on_screen(app) -> Trace:
+    from ui.shared.runs import cached_run
+
+    choice = app.session_state["choice"]
+    return Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings)[0])
+
+
+def test_the_default_run_says_it_has_no_correction_instead_of_a_silent_button():
+    """#36: the int8 master at seed 0 seals every draft; the jump button is disabled and says why."""
+    app = open_page("scriptorium", "en")
+    assert not app.exception
+    from ui.scriptorium.moments import correction_steps
+
+    assert correction_steps(_trace_on_screen(app)) == []
+    assert app.button(key="next_correction").disabled
+    assert any("This run has no correction" in c.value for c in app.caption)
+
+
+def test_the_show_a_correction_scenario_opens_on_the_red_brush_and_the_button_steps_on():
+    from ui.scriptorium.moments import correction_steps, moments
+
+    app = open_page("parable", "en")
+    app.button(key="scenario_correction").click().run()
+    assert not app.exception and app.title[0].value == "The scriptorium, round by round"
+    trace = _trace_on_screen(app)
+    steps = correction_steps(trace)
+    assert app.session_state["moment"] == steps[0]
+    moment = moments(trace)[steps[0] - 1]
+    assert trace.rounds[moment.round].n_accepted > 0  # sealed part way, then the red brush: the parable's picture
+    assert "his red brush writes" in app.info[-1].value
+    assert not app.button(key="next_correction").disabled
+    app.button(key="next_correction").click().run()
+    assert app.session_state["moment"] == steps[1]
+
+
+def test_a_count_scribe_draws_no_empty_cache_rows_and_says_why():
+    app = open_page("scriptorium", "en", scribe="bigram")
+    assert not app.exception
+    assert any("keeps no KV cache" in c.value for c in app.caption)
+    assert not any("Both caches roll back" in c.value for c in app.caption)

@@ -17,6 +17,11 @@ TEXT = Texts(
         "scenarios": {"zh": "一鍵情境", "en": "Scenarios in one click"},
         "scenario_good": {"zh": "好抄寫員", "en": "A good scribe"},
         "scenario_good_help": {"zh": "最像墨卿的抄寫員：整行常常全數蓋印。", "en": "The scribe closest to the master: whole lines are often sealed."},
+        "scenario_correction": {"zh": "看一次朱筆改正", "en": "Show a correction"},
+        "scenario_correction_help": {
+            "zh": "次好的抄寫員：一行常先蓋上幾個印，朱筆才落下。直接打開在第一處朱筆改正。",
+            "en": "The second-best scribe: a line is often sealed part way before the red brush falls. Opens on the first correction.",
+        },
         "scenario_poor": {"zh": "差抄寫員", "en": "A poor scribe"},
         "scenario_poor_help": {"zh": "最不像墨卿的抄寫員：朱筆常在行首就落下。", "en": "The scribe least like the master: the red brush falls near the start of each line."},
         "scenario_shaky": {"zh": "手抖", "en": "The shaky hand"},
