@@ -96,3 +96,20 @@ def test_real_mode_sets_no_widget_twice(monkeypatch, caplog):
     assert not app.exception
     assert app.slider(key="iron_draws").value < 10_000
     assert not [r for r in caplog.records if "Session State API" in r.getMessage()]
+
+
+def test_a_near_perfect_scribe_hiding_a_broken_rule_is_explained_and_the_poorest_is_one_click_away():
+    """#36: with the int8 master (alpha near 1) accept-all reads TV below the master alone's, with no word said."""
+    app = open_page("iron_rule", "en")
+    app.session_state["iron_mode"] = "real"
+    app.session_state["iron_rule"] = "accept-all"
+    app.run()
+    assert not app.exception
+    alpha = metric(app, 0)
+    note = next(w.value for w in app.warning if "cannot be seen here" in w.value)
+    assert f"α = {alpha:.3f}" in note and f"1 − α = {1 - alpha:.3f}" in note
+    app.button(key="iron_poorest").click().run()
+    assert not app.exception
+    assert app.session_state["choice"].scribe == "mismatched"
+    assert metric(app, 2) > 2 * metric(app, 3)  # the bias now stands far above the noise
+    assert not any("cannot be seen here" in w.value for w in app.warning)
