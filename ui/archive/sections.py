@@ -13,6 +13,7 @@ from ui.archive.texts import TEXT
 from ui.shared.i18n import language, markdown_literal
 from ui.shared.models import cached_pair, device_names, pair_names
 from ui.shared.run_slots import run_slot
+from ui.shared.scribes import scribe_label
 
 CHOSEN = "archive_run"  # the selectbox's key; a click on the table's row sets it too
 TO_OPEN = "archive_open"  # a run to open on the next pass (a widget's key cannot change after it is drawn)
@@ -23,7 +24,7 @@ def runs_count(n: int) -> str:
 
 
 def scribe_name(row: RunRow) -> str:
-    return row.scribe or TEXT("plain_scribe")
+    return scribe_label(row.scribe) if row.scribe else TEXT("plain_scribe")
 
 
 def choice_label(row: RunRow) -> str:
@@ -77,10 +78,11 @@ def menu(where, label: str, options: list, format_func, key: str):
 def filters(choices: dict[str, list]) -> RunFilter:
     st.subheader(TEXT("filters"))
     everything = TEXT("any")  # read now: AppTest calls format_func after the run, outside the session
-    any_ = lambda value: everything if value is None else str(value)  # noqa: E731
+    shown = {name: {None: everything} | {value: str(value) for value in choices[name]} for name in ("pair", "k")}
+    shown["scribe"] = {None: everything} | {v: scribe_label(v) if v else TEXT.plain("plain_scribe") for v in choices["scribe"]}
     columns = st.columns(5)
     pair, scribe, k = (
-        menu(column, TEXT(name), [None, *choices[name]], any_, f"archive_{name}")
+        menu(column, TEXT(name), [None, *choices[name]], shown[name].get, f"archive_{name}")
         for column, name in zip(columns, ("pair", "scribe", "k"))
     )
     date_from = columns[3].date_input(TEXT("date_from"), value=None, key="archive_from")
