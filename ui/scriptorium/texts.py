@@ -149,7 +149,7 @@ TEXT = Texts(
         "rolled": {"zh": "回捲後", "en": "after rollback"},
         "kept": {"zh": "保留", "en": "kept"},
         "dropped": {"zh": "丟棄（被退回之後）", "en": "dropped (past the rejection)"},
-        "cache_axis": {"zh": "快取中的 token 數", "en": "tokens in the cache"},
+        "cache_axis": {"zh": "快取中的詞元數", "en": "tokens in the cache"},
         "cache_note": {
             "zh": "兩邊的快取都回捲到「開頭＋蓋印的字」；新寫的字下一輪才進快取。",
             "en": "Both caches roll back to the context plus the sealed tokens; the new token enters them next round.",
