@@ -154,3 +154,20 @@ def test_the_table_has_short_headers_so_every_column_fits(store):
     app = open_page("archive", "en", pair="tiny")
     headers = list(app.dataframe[0].value.columns)
     assert headers[-1] == "Source" and max(len(h) for h in headers) <= 12, headers
+
+
+def test_check_by_replay_names_the_differing_characters_not_only_their_ids(store, tiny):
+    """#36: the message read "stored 17, replayed 23": token ids a class cannot read."""
+    from specdec_core.algorithm.trace import Trace
+    from specdec_core.services.replay import replay_check
+
+    genuine = json.loads(app_run(seed=15))
+    edited = dict(genuine, settings=dict(genuine["settings"], seed=16))
+    check = replay_check(tiny, Trace.from_dict(edited))
+    app = open_page("archive", "en", pair="tiny")
+    app.file_uploader[0].set_value(("edited.json", json.dumps(edited).encode(), "application/json")).run()
+    app.button(key="archive_check").click().run()
+    message = next(e.value for e in app.error if "did not write this run" in e.value).replace("\\", "")  # Markdown escapes
+    piece = lambda token: tiny.tokenizer.decode([token])  # noqa: E731 - the tiny pair's tokens are single characters
+    assert f"stored “{piece(check.stored)}” (token id {check.stored})" in message, message
+    assert f"replayed “{piece(check.replayed)}” (token id {check.replayed})" in message, message

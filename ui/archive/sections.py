@@ -10,6 +10,7 @@ from specdec_core.services.replay import replay_check
 from specdec_core.settings import SettingsError
 from ui.archive.store import import_file, replay_in_scriptorium
 from ui.archive.texts import TEXT
+from ui.scriptorium.sheet import display_piece
 from ui.shared.i18n import language, markdown_literal
 from ui.shared.models import cached_pair, device_names, pair_names
 from ui.shared.run_slots import run_slot
@@ -134,16 +135,25 @@ def check_by_replay(trace: Trace) -> None:
     device = trace.settings.get("device", "cpu")
     device = device.split(":")[0] if isinstance(device, str) and device.split(":")[0] in device_names() else "auto"
     try:
+        pair = cached_pair(trace.pair, device)
         with st.spinner(TEXT("checking")), run_slot():
-            check = replay_check(cached_pair(trace.pair, device), trace)
+            check = replay_check(pair, trace)
     except (PairError, SettingsError) as error:
         st.error(TEXT("check_cannot", error=error))
         return
     if check.reproduces:
         st.success(TEXT("check_same", n=len(trace.tokens)))
     else:
-        shown = {key: "—" if value is None else value for key, value in (("stored", check.stored), ("replayed", check.replayed))}
+        piece = pair.as_target().piece
+        shown = {key: token_shown(piece, token) for key, token in (("stored", check.stored), ("replayed", check.replayed))}
         st.error(TEXT("check_differs", at=check.first_difference + 1, **shown))
+
+
+def token_shown(piece, token: int | None) -> str:
+    """A token as the sheet draws it (control tokens as their marks), its id beside it; past a text's end, says so."""
+    if token is None:
+        return TEXT.plain("check_no_token")
+    return TEXT.plain("check_token", piece=display_piece(piece(token)), id=token)
 
 
 def import_section() -> None:

@@ -103,9 +103,11 @@ TEXT = Texts(
         "checking": {"zh": "照原設定重寫一次…", "en": "Writing it again with its own settings…"},
         "check_same": {"zh": "重寫結果逐字相同（{n} 字）：這一卷確實是這組設定寫的。", "en": "The replay is the same, token for token ({n} tokens): these settings wrote this run."},
         "check_differs": {
-            "zh": "重寫結果從第 {at} 字起不同（卷宗是 {stored}，重寫是 {replayed}）：這一卷不是它記的設定寫出來的。",
+            "zh": "重寫結果從第 {at} 字起不同（卷宗是{stored}，重寫是{replayed}）：這一卷不是它記的設定寫出來的。",
             "en": "The replay differs from token {at} on (stored {stored}, replayed {replayed}): these settings did not write this run.",
         },
+        "check_token": {"zh": "「{piece}」（詞元編號 {id}）", "en": "“{piece}” (token id {id})"},
+        "check_no_token": {"zh": "（全文已結束）", "en": "(the text had ended)"},
         "check_no_pair": {"zh": "這台伺服器沒有模型組「{pair}」，無法重跑。", "en": "This server has no pair “{pair}” to replay it with."},
         "check_cannot": {"zh": "無法重跑：{error}", "en": "Cannot replay it: {error}"},
         "replay_missing": {
