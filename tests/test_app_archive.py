@@ -171,3 +171,29 @@ def test_check_by_replay_names_the_differing_characters_not_only_their_ids(store
     piece = lambda token: tiny.tokenizer.decode([token])  # noqa: E731 - the tiny pair's tokens are single characters
     assert f"stored “{piece(check.stored)}” (token id {check.stored})" in message, message
     assert f"replayed “{piece(check.replayed)}” (token id {check.replayed})" in message, message
+
+
+def test_the_chosen_run_stays_chosen_after_a_visit_to_another_page(store):
+    """#36: the archive's selection reset to the newest run on return to the page."""
+    app_run(seed=21)
+    app_run(seed=22)
+    app = open_page("archive", "en", pair="tiny")
+    older = store.list()[-1].id
+    app.selectbox(key="archive_run").set_value(older).run()
+    app.switch_page("views/iron_rule.py").run()
+    assert not app.exception
+    app.switch_page("views/archive.py").run()
+    assert not app.exception
+    assert app.selectbox(key="archive_run").value == older
+
+
+def test_the_import_message_goes_once_the_reader_does_something_else(store):
+    """#36: "Imported as run #n" stayed up over later actions, as if they had imported something."""
+    data = json.loads(app_run(seed=23))
+    data["settings"]["seed"] = 24
+    app = open_page("archive", "en", pair="tiny")
+    app.file_uploader[0].set_value(("run.json", json.dumps(data).encode(), "application/json")).run()
+    assert any(s.value.startswith("Imported as run #") for s in app.success)
+    app.selectbox(key="archive_run").set_value(store.list()[-1].id).run()
+    assert not app.exception
+    assert not any(s.value.startswith("Imported as run #") for s in app.success)

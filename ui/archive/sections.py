@@ -17,6 +17,7 @@ from ui.shared.run_slots import run_slot
 from ui.shared.scribes import scribe_label
 
 CHOSEN = "archive_run"  # the selectbox's key; a click on the table's row sets it too
+KEPT = "archive_kept"  # the chosen run, kept past a visit to another page (Streamlit forgets a widget's state there)
 TO_OPEN = "archive_open"  # a run to open on the next pass (a widget's key cannot change after it is drawn)
 
 
@@ -167,8 +168,9 @@ def import_section() -> None:
         if outcome.run_id is not None:  # open the run and list it: the table above was drawn before the import
             st.session_state[TO_OPEN] = outcome.run_id
             st.rerun()
-    outcome = st.session_state.get("archive_outcome") if uploaded is not None else None
-    if outcome is not None:
+    # said once, on the run the import made: a later action (choosing, checking, deleting) imported nothing
+    outcome = st.session_state.pop("archive_outcome", None)
+    if outcome is not None and uploaded is not None:
         (st.success if outcome.ok else st.error)(outcome.message)
 
 
@@ -190,8 +192,11 @@ def runs_section(store: Archive, choices: dict[str, list], total: int) -> None:
     )
     if st.session_state.get(TO_OPEN) in ids:
         st.session_state[CHOSEN] = st.session_state.pop(TO_OPEN)
+    elif CHOSEN not in st.session_state:  # back from another page: the reader's choice, not the newest
+        st.session_state[CHOSEN] = st.session_state.get(KEPT)
     if st.session_state.get(CHOSEN) not in ids:  # filtered out or deleted: open the newest instead
         st.session_state[CHOSEN] = ids[0]
     labels = {r.id: choice_label(r) for r in rows}
     chosen = st.selectbox(TEXT("choose"), ids, format_func=labels.get, key=CHOSEN)
+    st.session_state[KEPT] = chosen
     show_run(store, next(r for r in rows if r.id == chosen))
