@@ -2,11 +2,12 @@
 import json
 
 import pytest
-from app_pages import open_page
+from app_pages import open_page, set_setting
 from streamlit.testing.v1 import AppTest
 
 from specdec_core.services.archive import Archive
 from specdec_core.settings import DecodeSettings
+from ui.archive.store import keep_run
 from ui.shared.runs import cached_run
 
 
@@ -16,10 +17,16 @@ def store(tmp_path, monkeypatch) -> Archive:
     return Archive(tmp_path / "archive.sqlite")
 
 
+def step_forward(app) -> None:
+    next(b for b in app.button if b.label == "Step ▶").click().run()
+
+
 def app_run(seed: int, k: int = 3) -> str:
-    """A run through the app's one way of running (the pages call cached_run)."""
-    cached_run.clear()  # a cache hit from another test would skip the save this test is about
-    return cached_run("tiny", "cpu", "lm", "春山", DecodeSettings(k=k, seed=seed, max_new_tokens=12))[0]
+    """A run through the app's one way of running (the pages call cached_run), filed as the scriptorium files
+    a run its reader steps into."""
+    trace_json = cached_run("tiny", "cpu", "lm", "春山", DecodeSettings(k=k, seed=seed, max_new_tokens=12))
+    assert keep_run(trace_json) is None
+    return trace_json
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])
@@ -77,8 +84,8 @@ def test_a_broken_archive_never_breaks_a_run(tmp_path, monkeypatch):
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(blocker / "archive.sqlite"))  # a folder that cannot exist
-    cached_run.clear()
-    trace_json, problem = cached_run("tiny", "cpu", "lm", "春山", DecodeSettings(seed=16, max_new_tokens=12))
+    trace_json = cached_run("tiny", "cpu", "lm", "春山", DecodeSettings(seed=16, max_new_tokens=12))
+    problem = keep_run(trace_json)
     assert json.loads(trace_json)["tokens"]
     assert "a-file" in problem
 
@@ -90,6 +97,7 @@ def test_a_run_that_was_not_archived_says_so_on_the_page(tmp_path, monkeypatch):
     cached_run.clear()
     app = open_page("scriptorium", "en", pair="tiny", seed="17", max_new="8")
     assert not app.exception
+    step_forward(app)  # a run is filed once its reader steps into it
     assert any("not saved to the archive" in w.value for w in app.warning), [w.value for w in app.warning]
 
 
@@ -197,3 +205,16 @@ def test_the_import_message_goes_once_the_reader_does_something_else(store):
     app.selectbox(key="archive_run").set_value(store.list()[-1].id).run()
     assert not app.exception
     assert not any(s.value.startswith("Imported as run #") for s in app.success)
+
+
+def test_ticking_a_slider_files_no_run_and_stepping_files_the_one_looked_at(store):
+    """#36: every tick of a sidebar slider made a run, and each was filed; a run is filed when its reader steps."""
+    app = open_page("scriptorium", "en", pair="tiny", max_new="8", seed="31")
+    for k in (2, 3, 4, 5):  # a teacher walking the k slider to the value they want
+        set_setting(app, "k", k)
+        assert not app.exception
+    assert store.count() == 0
+    step_forward(app)
+    step_forward(app)
+    assert not app.exception
+    assert [(row.k, row.seed) for row in store.list()] == [(5, 31)]

@@ -43,7 +43,7 @@ def test_the_end_shows_the_whole_run_and_its_counters():
     choice = app.session_state["choice"]
     from ui.shared.runs import cached_run
 
-    summary = summarize(Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings)[0]))
+    summary = summarize(Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings)))
     assert metrics(app)[:2] == [str(summary["tokens"]), str(summary["target_forwards"])]
     assert buttons(app)["Step ▶"].disabled
 
@@ -96,12 +96,13 @@ def test_replaying_an_archived_run_sets_the_sidebar_to_its_settings(tmp_path, mo
     """#27: replaying a run left the sidebar on the default pair's own settings: sheet and settings disagreed."""
     from specdec_core.services.archive import Archive
     from specdec_core.settings import DecodeSettings, SamplingConfig
+    from ui.archive.store import keep_run
     from ui.shared.runs import cached_run
 
     monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(tmp_path / "archive.sqlite"))
     cached_run.clear()
     settings = DecodeSettings(k=2, seed=9, max_new_tokens=12, sampling=SamplingConfig(temperature=0.5))
-    cached_run("tiny", "cpu", "lm", "秋水", settings)
+    keep_run(cached_run("tiny", "cpu", "lm", "秋水", settings))
     run = Archive(tmp_path / "archive.sqlite").list()[0].id
     app = open_page("scriptorium", "en", run=str(run))
     assert not app.exception
@@ -130,7 +131,7 @@ def test_the_default_runs_last_step_agrees_with_the_sheet_and_the_counter():
     buttons(app)["寫到底 ⏭"].click().run()
     assert not app.exception
     choice = app.session_state["choice"]
-    trace = Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings)[0])
+    trace = Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings))
     before_last = sum(len(r.new_tokens) for r in trace.rounds[:-1])
     story = app.info[-1].value
     assert metrics(app)[0] == str(len(trace.tokens))
@@ -148,7 +149,7 @@ def _trace_on_screen(app) -> Trace:
     from ui.shared.runs import cached_run
 
     choice = app.session_state["choice"]
-    return Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings)[0])
+    return Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings))
 
 
 def test_the_default_run_says_it_has_no_correction_instead_of_a_silent_button():

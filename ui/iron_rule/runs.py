@@ -95,7 +95,7 @@ def cached_draws(position: Position, rule: str, n: int, seed: int) -> Draws:
 def real_run_tokens(pair_name: str, device: str, scribe: str, prompt: str, settings: DecodeSettings
                     ) -> tuple[list[int], list[int]]:
     """(prompt tokens, written tokens) of the sidebar's run."""
-    trace = Trace.from_json(cached_run(pair_name, device, scribe, prompt, settings)[0])
+    trace = Trace.from_json(cached_run(pair_name, device, scribe, prompt, settings))
     return trace.prompt_tokens, trace.tokens
 
 
