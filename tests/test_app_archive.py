@@ -2,11 +2,12 @@
 import json
 
 import pytest
-from app_pages import open_page
+from app_pages import open_page, set_setting
 from streamlit.testing.v1 import AppTest
 
 from specdec_core.services.archive import Archive
 from specdec_core.settings import DecodeSettings
+from ui.archive.store import keep_run
 from ui.shared.runs import cached_run
 
 
@@ -16,10 +17,16 @@ def store(tmp_path, monkeypatch) -> Archive:
     return Archive(tmp_path / "archive.sqlite")
 
 
+def step_forward(app) -> None:
+    next(b for b in app.button if b.label == "Step ▶").click().run()
+
+
 def app_run(seed: int, k: int = 3) -> str:
-    """A run through the app's one way of running (the pages call cached_run)."""
-    cached_run.clear()  # a cache hit from another test would skip the save this test is about
-    return cached_run("tiny", "cpu", "lm", "春山", DecodeSettings(k=k, seed=seed, max_new_tokens=12))[0]
+    """A run through the app's one way of running (the pages call cached_run), filed as the scriptorium files
+    a run its reader steps into."""
+    trace_json = cached_run("tiny", "cpu", "lm", "春山", DecodeSettings(k=k, seed=seed, max_new_tokens=12))
+    assert keep_run(trace_json) is None
+    return trace_json
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])
@@ -78,8 +85,8 @@ def test_a_broken_archive_never_breaks_a_run(tmp_path, monkeypatch):
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(blocker / "archive.sqlite"))  # a folder that cannot exist
-    cached_run.clear()
-    trace_json, problem = cached_run("tiny", "cpu", "lm", "春山", DecodeSettings(seed=16, max_new_tokens=12))
+    trace_json = cached_run("tiny", "cpu", "lm", "春山", DecodeSettings(seed=16, max_new_tokens=12))
+    problem = keep_run(trace_json)
     assert json.loads(trace_json)["tokens"]
     assert "a-file" in problem
 
@@ -91,6 +98,7 @@ def test_a_run_that_was_not_archived_says_so_on_the_page(tmp_path, monkeypatch):
     cached_run.clear()
     app = open_page("scriptorium", "en", pair="tiny", seed="17", max_new="8")
     assert not app.exception
+    step_forward(app)  # a run is filed once its reader steps into it
     assert any("not saved to the archive" in w.value for w in app.warning), [w.value for w in app.warning]
 
 
@@ -185,3 +193,59 @@ def test_check_by_replay_refuses_a_run_past_the_pair_s_context_before_running_it
     app.button(key="archive_check").click().run()
     assert not app.exception
     assert any(PAST_CONTEXT[language] in e.value for e in app.error), [e.value for e in app.error]
+
+
+def test_check_by_replay_names_the_differing_characters_not_only_their_ids(store, tiny):
+    """#36: the message read "stored 17, replayed 23": token ids a class cannot read."""
+    from specdec_core.algorithm.trace import Trace
+    from specdec_core.services.replay import replay_check
+
+    genuine = json.loads(app_run(seed=15))
+    edited = dict(genuine, settings=dict(genuine["settings"], seed=16))
+    check = replay_check(tiny, Trace.from_dict(edited))
+    app = open_page("archive", "en", pair="tiny")
+    app.file_uploader[0].set_value(("edited.json", json.dumps(edited).encode(), "application/json")).run()
+    app.button(key="archive_check").click().run()
+    message = next(e.value for e in app.error if "did not write this run" in e.value).replace("\\", "")  # Markdown escapes
+    piece = lambda token: tiny.tokenizer.decode([token])  # noqa: E731 - the tiny pair's tokens are single characters
+    assert f"stored “{piece(check.stored)}” (token id {check.stored})" in message, message
+    assert f"replayed “{piece(check.replayed)}” (token id {check.replayed})" in message, message
+
+
+def test_the_chosen_run_stays_chosen_after_a_visit_to_another_page(store):
+    """#36: the archive's selection reset to the newest run on return to the page."""
+    app_run(seed=21)
+    app_run(seed=22)
+    app = open_page("archive", "en", pair="tiny")
+    older = store.list()[-1].id
+    app.selectbox(key="archive_run").set_value(older).run()
+    app.switch_page("views/iron_rule.py").run()
+    assert not app.exception
+    app.switch_page("views/archive.py").run()
+    assert not app.exception
+    assert app.selectbox(key="archive_run").value == older
+
+
+def test_the_import_message_goes_once_the_reader_does_something_else(store):
+    """#36: "Imported as run #n" stayed up over later actions, as if they had imported something."""
+    data = json.loads(app_run(seed=23))
+    data["settings"]["seed"] = 24
+    app = open_page("archive", "en", pair="tiny")
+    app.file_uploader[0].set_value(("run.json", json.dumps(data).encode(), "application/json")).run()
+    assert any(s.value.startswith("Imported as run #") for s in app.success)
+    app.selectbox(key="archive_run").set_value(store.list()[-1].id).run()
+    assert not app.exception
+    assert not any(s.value.startswith("Imported as run #") for s in app.success)
+
+
+def test_ticking_a_slider_files_no_run_and_stepping_files_the_one_looked_at(store):
+    """#36: every tick of a sidebar slider made a run, and each was filed; a run is filed when its reader steps."""
+    app = open_page("scriptorium", "en", pair="tiny", max_new="8", seed="31")
+    for k in (2, 3, 4, 5):  # a teacher walking the k slider to the value they want
+        set_setting(app, "k", k)
+        assert not app.exception
+    assert store.count() == 0
+    step_forward(app)
+    step_forward(app)
+    assert not app.exception
+    assert [(row.k, row.seed) for row in store.list()] == [(5, 31)]

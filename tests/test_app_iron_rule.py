@@ -80,3 +80,36 @@ def test_real_mode_reads_the_models_at_a_chosen_position():
     assert not app.exception
     assert metric(app, 0) != first
     assert 0.0 <= metric(app, 0) <= 1.0
+
+
+def test_real_mode_sets_no_widget_twice(monkeypatch, caplog):
+    """Switching to real mode (a larger vocabulary caps the draws) logs no Session State warning: the draws'
+    slider takes its value from session state alone, never a default as well."""
+    from streamlit.elements.lib import policies
+
+    monkeypatch.setattr(policies, "_shown_default_value_warning", False)
+    monkeypatch.setattr(policies.runtime, "exists", lambda: True)  # AppTest runs without a Runtime
+    app = open_page("iron_rule", "en")  # the poetry pair: its vocabulary caps the draws below the toy's 10,000
+    app.session_state["iron_mode"] = "real"
+    with caplog.at_level("WARNING"):
+        app.run()
+    assert not app.exception
+    assert app.slider(key="iron_draws").value < 10_000
+    assert not [r for r in caplog.records if "Session State API" in r.getMessage()]
+
+
+def test_a_near_perfect_scribe_hiding_a_broken_rule_is_explained_and_the_poorest_is_one_click_away():
+    """#36: with the int8 master (alpha near 1) accept-all reads TV below the master alone's, with no word said."""
+    app = open_page("iron_rule", "en")
+    app.session_state["iron_mode"] = "real"
+    app.session_state["iron_rule"] = "accept-all"
+    app.run()
+    assert not app.exception
+    alpha = metric(app, 0)
+    note = next(w.value for w in app.warning if "cannot be seen here" in w.value)
+    assert f"α = {alpha:.3f}" in note and f"1 − α = {1 - alpha:.3f}" in note
+    app.button(key="iron_poorest").click().run()
+    assert not app.exception
+    assert app.session_state["choice"].scribe == "mismatched"
+    assert metric(app, 2) > 2 * metric(app, 3)  # the bias now stands far above the noise
+    assert not any("cannot be seen here" in w.value for w in app.warning)

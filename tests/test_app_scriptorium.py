@@ -43,7 +43,7 @@ def test_the_end_shows_the_whole_run_and_its_counters():
     choice = app.session_state["choice"]
     from ui.shared.runs import cached_run
 
-    summary = summarize(Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings)[0]))
+    summary = summarize(Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings)))
     assert metrics(app)[:2] == [str(summary["tokens"]), str(summary["target_forwards"])]
     assert buttons(app)["Step ▶"].disabled
 
@@ -107,12 +107,13 @@ def test_replaying_an_archived_run_sets_the_sidebar_to_its_settings(tmp_path, mo
     """#27: replaying a run left the sidebar on the default pair's own settings: sheet and settings disagreed."""
     from specdec_core.services.archive import Archive
     from specdec_core.settings import DecodeSettings, SamplingConfig
+    from ui.archive.store import keep_run
     from ui.shared.runs import cached_run
 
     monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(tmp_path / "archive.sqlite"))
     cached_run.clear()
     settings = DecodeSettings(k=2, seed=9, max_new_tokens=12, sampling=SamplingConfig(temperature=0.5))
-    cached_run("tiny", "cpu", "lm", "秋水", settings)
+    keep_run(cached_run("tiny", "cpu", "lm", "秋水", settings))
     run = Archive(tmp_path / "archive.sqlite").list()[0].id
     app = open_page("scriptorium", "en", run=str(run))
     assert not app.exception
@@ -141,7 +142,7 @@ def test_the_default_runs_last_step_agrees_with_the_sheet_and_the_counter():
     buttons(app)["寫到底 ⏭"].click().run()
     assert not app.exception
     choice = app.session_state["choice"]
-    trace = Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings)[0])
+    trace = Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings))
     before_last = sum(len(r.new_tokens) for r in trace.rounds[:-1])
     story = app.info[-1].value
     assert metrics(app)[0] == str(len(trace.tokens))
@@ -153,3 +154,45 @@ def test_the_default_runs_last_step_agrees_with_the_sheet_and_the_counter():
     chips = app.get("button_group")[0].proto.options if app.get("button_group") else []
     shown = [option.content.split(" · ")[-1] for option in chips]
     assert shown and all(piece in written for piece in shown), (shown, written)
+
+
+def _trace_on_screen(app) -> Trace:
+    from ui.shared.runs import cached_run
+
+    choice = app.session_state["choice"]
+    return Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings))
+
+
+def test_the_default_run_says_it_has_no_correction_instead_of_a_silent_button():
+    """#36: the int8 master at seed 0 seals every draft; the jump button is disabled and says why."""
+    app = open_page("scriptorium", "en")
+    assert not app.exception
+    from ui.scriptorium.moments import correction_steps
+
+    assert correction_steps(_trace_on_screen(app)) == []
+    assert app.button(key="next_correction").disabled
+    assert any("This run has no correction" in c.value for c in app.caption)
+
+
+def test_the_show_a_correction_scenario_opens_on_the_red_brush_and_the_button_steps_on():
+    from ui.scriptorium.moments import correction_steps, moments
+
+    app = open_page("parable", "en")
+    app.button(key="scenario_correction").click().run()
+    assert not app.exception and app.title[0].value == "The scriptorium, round by round"
+    trace = _trace_on_screen(app)
+    steps = correction_steps(trace)
+    assert app.session_state["moment"] == steps[0]
+    moment = moments(trace)[steps[0] - 1]
+    assert trace.rounds[moment.round].n_accepted > 0  # sealed part way, then the red brush: the parable's picture
+    assert "his red brush writes" in app.info[-1].value
+    assert not app.button(key="next_correction").disabled
+    app.button(key="next_correction").click().run()
+    assert app.session_state["moment"] == steps[1]
+
+
+def test_a_count_scribe_draws_no_empty_cache_rows_and_says_why():
+    app = open_page("scriptorium", "en", scribe="bigram")
+    assert not app.exception
+    assert any("keeps no KV cache" in c.value for c in app.caption)
+    assert not any("Both caches roll back" in c.value for c in app.caption)

@@ -106,3 +106,23 @@ def test_large_vocabularies_show_top_tokens_and_pool_the_rest():
     assert len(shown) == len(ids) + 1 and sum(shown) == pytest.approx(1.0)
     assert list(one_position.cells(np.array([ids[0], ids[2], 99 if 99 not in ids else -1]), ids, 100)) == [0, 2, len(ids)]
     assert data.max_draws(16) == data.MAX_DRAWS and data.max_draws(49_152) == data.MIN_DRAWS
+
+
+def test_a_rejection_only_bug_is_off_p_by_at_most_one_minus_alpha():
+    """The bound the page's note rests on: accept-all writes q, resample-p writes min(p, q) + (1 - alpha) p;
+    both are within 1 - alpha of p in TV, so a near-perfect scribe hides them."""
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        p, q = rng.dirichlet(np.ones(8) * 0.5), rng.dirichlet(np.ones(8) * 0.5)
+        alpha = np.minimum(p, q).sum()
+        outputs = {"accept-all": q, "resample-p": np.minimum(p, q) + (1 - alpha) * p}
+        assert set(outputs) == set(data.BIAS_AT_MOST_REJECTION)
+        for out in outputs.values():
+            assert 0.5 * np.abs(out - p).sum() <= 1 - alpha + 1e-12
+
+
+def test_the_note_comes_only_for_a_rejection_only_bug_within_the_noise():
+    assert data.hidden_by_good_scribe("accept-all", 0.99, 0.021, 0.024) == pytest.approx(0.01)
+    assert data.hidden_by_good_scribe("accept-all", 0.68, 0.32, 0.01) is None  # plainly biased: no excuse offered
+    assert data.hidden_by_good_scribe("exact", 0.99, 0.021, 0.024) is None
+    assert data.hidden_by_good_scribe("exact-match", 0.99, 0.021, 0.024) is None  # biased even when q = p

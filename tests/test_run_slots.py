@@ -25,7 +25,7 @@ def test_sessions_asking_for_the_same_run_at_once_share_one_computation(monkeypa
     results = [None] * 8
 
     def ask(i):
-        results[i] = runs.cached_run("tiny", "cpu", "lm", "春山", settings)[0]
+        results[i] = runs.cached_run("tiny", "cpu", "lm", "春山", settings)
 
     threads = [threading.Thread(target=ask, args=(i,)) for i in range(8)]
     for thread in threads:

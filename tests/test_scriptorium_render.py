@@ -101,3 +101,9 @@ def test_a_struck_comma_does_not_read_as_one():
     line = next(part for part in _cell(0, 0, "，", "struck") if part.startswith("<line"))
     y1, y2 = (float(line.split(f'{name}="')[1].split('"')[0]) for name in ("y1", "y2"))
     assert y1 != y2
+
+
+def test_a_scribe_without_a_cache_gets_no_rows(trace):
+    r = trace.rounds[0]
+    rows = set(cache_figure(r, LABELS, scribe_cache=False).data[0].y)
+    assert rows == {"master · before", "master · after", "master · rolled"}

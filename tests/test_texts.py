@@ -49,3 +49,36 @@ def test_no_speed_ratio_reads_as_one_more_than_it_is():
     wrong += [f"{path}:{match.group(0)}" for path in pages + [pathlib.Path("README.md")]
               for match in ratio_as_faster_by.finditer(path.read_text(encoding="utf-8"))]
     assert not wrong, wrong
+
+
+def chinese_texts() -> list[tuple[str, int, str]]:
+    """Every Chinese text a page can show, read from the source: a {"zh": ...} entry of a Texts table, the story's
+    mapping or a rule's explanation, and the quiz's words(zh, en); each with its blanks removed."""
+    import ast
+    import re
+
+    found = []
+    for path in sorted(pathlib.Path("ui").glob("**/*.py")) + sorted(pathlib.Path("views").glob("*.py")) + \
+            sorted(pathlib.Path("specdec_core").glob("**/*.py")) + [pathlib.Path("app.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Dict):
+                values = [v for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant) and k.value == "zh"]
+            elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "words" and node.args:
+                values = node.args[:1]
+            else:
+                continue
+            for value in values:
+                parts = [value] if isinstance(value, ast.Constant) else [n for n in ast.walk(value) if isinstance(n, ast.Constant)]
+                text = "".join(p.value for p in parts if isinstance(p.value, str))
+                found.append((str(path), value.lineno, re.sub(r"\{[^}]*\}", "", text)))
+    return found
+
+
+def test_chinese_texts_use_one_word_for_each_term():
+    """#36: one word each: 詞元 (never the English "token" inside a Chinese sentence) and 蓋印 (never 蓋章)."""
+    import re
+
+    texts = chinese_texts()
+    assert len(texts) > 300  # the scan reached the pages' words, the quiz and the rules
+    mixed = [f"{path}:{line}: {text[:40]}" for path, line, text in texts if re.search(r"token|蓋章", text, re.IGNORECASE)]
+    assert not mixed, mixed

@@ -18,4 +18,6 @@ position = inputs.toy_position() if mode == "toy" else inputs.real_position(choi
 dists = distributions(position)
 shown = sections.Shown(position, dists)
 sections.p_against_q(position, dists, shown)
-sections.rule_run_many_times(position, dists, shown, mode == "toy", choice.settings.seed)
+poorest = next(iter(pair.drafts))  # the ladder runs poorest first
+offer = poorest if mode == "real" and choice.scribe != poorest else None  # toy mode has no scribe to change
+sections.rule_run_many_times(position, dists, shown, mode == "toy", choice.settings.seed, offer)

@@ -31,11 +31,9 @@ if trace is not None:
 else:
     try:
         with st.spinner(COMMON("running")):
-            trace_json, not_archived = cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings)
+            trace_json = cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings)
         trace = Trace.from_json(trace_json)
     except (PairError, SettingsError) as error:
         st.error(COMMON("cannot_run", error=explain(error)))
         st.stop()
-    if not_archived:
-        st.warning(COMMON("not_archived", error=not_archived))
-show_run(trace, projected)
+show_run(trace, projected, file_run=st.query_params.get("run") is None)  # a replay is in the archive already

@@ -10,12 +10,15 @@ from specdec_core.services.replay import replay_check
 from specdec_core.settings import SettingsError
 from ui.archive.store import import_file, replay_in_scriptorium
 from ui.archive.texts import TEXT
+from ui.scriptorium.sheet import display_piece
 from ui.shared.errors import explain
 from ui.shared.i18n import language, markdown_literal, without_bidi
 from ui.shared.models import cached_pair, device_names, pair_names
 from ui.shared.run_slots import run_slot
+from ui.shared.scribes import scribe_label
 
 CHOSEN = "archive_run"  # the selectbox's key; a click on the table's row sets it too
+KEPT = "archive_kept"  # the chosen run, kept past a visit to another page (Streamlit forgets a widget's state there)
 TO_OPEN = "archive_open"  # a run to open on the next pass (a widget's key cannot change after it is drawn)
 
 
@@ -24,7 +27,7 @@ def runs_count(n: int) -> str:
 
 
 def scribe_name(row: RunRow) -> str:
-    return row.scribe or TEXT("plain_scribe")
+    return scribe_label(row.scribe) if row.scribe else TEXT("plain_scribe")
 
 
 def choice_label(row: RunRow) -> str:
@@ -78,10 +81,11 @@ def menu(where, label: str, options: list, format_func, key: str):
 def filters(choices: dict[str, list]) -> RunFilter:
     st.subheader(TEXT("filters"))
     everything = TEXT("any")  # read now: AppTest calls format_func after the run, outside the session
-    any_ = lambda value: everything if value is None else str(value)  # noqa: E731
+    shown = {name: {None: everything} | {value: str(value) for value in choices[name]} for name in ("pair", "k")}
+    shown["scribe"] = {None: everything} | {v: scribe_label(v) if v else TEXT.plain("plain_scribe") for v in choices["scribe"]}
     columns = st.columns(5)
     pair, scribe, k = (
-        menu(column, TEXT(name), [None, *choices[name]], any_, f"archive_{name}")
+        menu(column, TEXT(name), [None, *choices[name]], shown[name].get, f"archive_{name}")
         for column, name in zip(columns, ("pair", "scribe", "k"))
     )
     date_from = columns[3].date_input(TEXT("date_from"), value=None, key="archive_from")
@@ -133,16 +137,25 @@ def check_by_replay(trace: Trace) -> None:
     device = trace.settings.get("device", "cpu")
     device = device.split(":")[0] if isinstance(device, str) and device.split(":")[0] in device_names() else "auto"
     try:
+        pair = cached_pair(trace.pair, device)
         with st.spinner(TEXT("checking")), run_slot():
-            check = replay_check(cached_pair(trace.pair, device), trace)
+            check = replay_check(pair, trace)
     except (PairError, SettingsError) as error:
         st.error(TEXT("check_cannot", error=explain(error)))
         return
     if check.reproduces:
         st.success(TEXT("check_same", n=len(trace.tokens)))
     else:
-        shown = {key: "—" if value is None else value for key, value in (("stored", check.stored), ("replayed", check.replayed))}
+        piece = pair.as_target().piece
+        shown = {key: token_shown(piece, token) for key, token in (("stored", check.stored), ("replayed", check.replayed))}
         st.error(TEXT("check_differs", at=check.first_difference + 1, **shown))
+
+
+def token_shown(piece, token: int | None) -> str:
+    """A token as the sheet draws it (control tokens as their marks), its id beside it; past a text's end, says so."""
+    if token is None:
+        return TEXT.plain("check_no_token")
+    return TEXT.plain("check_token", piece=display_piece(piece(token)), id=token)
 
 
 def import_section() -> None:
@@ -156,8 +169,9 @@ def import_section() -> None:
         if outcome.run_id is not None:  # open the run and list it: the table above was drawn before the import
             st.session_state[TO_OPEN] = outcome.run_id
             st.rerun()
-    outcome = st.session_state.get("archive_outcome") if uploaded is not None else None
-    if outcome is not None:
+    # said once, on the run the import made: a later action (choosing, checking, deleting) imported nothing
+    outcome = st.session_state.pop("archive_outcome", None)
+    if outcome is not None and uploaded is not None:
         (st.success if outcome.ok else st.error)(outcome.message)
 
 
@@ -179,8 +193,11 @@ def runs_section(store: Archive, choices: dict[str, list], total: int) -> None:
     )
     if st.session_state.get(TO_OPEN) in ids:
         st.session_state[CHOSEN] = st.session_state.pop(TO_OPEN)
+    elif CHOSEN not in st.session_state:  # back from another page: the reader's choice, not the newest
+        st.session_state[CHOSEN] = st.session_state.get(KEPT)
     if st.session_state.get(CHOSEN) not in ids:  # filtered out or deleted: open the newest instead
         st.session_state[CHOSEN] = ids[0]
     labels = {r.id: choice_label(r) for r in rows}
     chosen = st.selectbox(TEXT("choose"), ids, format_func=labels.get, key=CHOSEN)
+    st.session_state[KEPT] = chosen
     show_run(store, next(r for r in rows if r.id == chosen))

@@ -4,9 +4,10 @@ from ui.shared.i18n import Texts
 TEXT = Texts(
     {
         "intro": {
-            "zh": "御筆樓的每一張抄寫紙都收進卷宗：這個 app 做過的每一次抄寫，都自動存在這裡。"
+            "zh": "在御筆樓逐步看過的每一張抄寫紙都收進卷宗：只要往下走一步，這一次抄寫就自動存在這裡（拉動側欄滑桿途中的抄寫不存）。"
             "可以依模型組、抄寫員、k 與日期篩選，選一卷看內容，送回御筆樓逐輪重看，或匯出成 JSON 帶走。",
-            "en": "Every sheet written in the tower is filed here: each run this app makes is saved automatically. "
+            "en": "Every sheet stepped through in the tower is filed here: a run is saved automatically once you take a step in it "
+            "(the runs made on the way as a sidebar slider moves are not). "
             "Filter by model pair, scribe, k and date, open a run, replay it round by round in the scriptorium, "
             "or export it as JSON.",
         },
@@ -27,8 +28,8 @@ TEXT = Texts(
         "date_to": {"zh": "到（UTC 日期）", "en": "To (UTC date)"},
         "bad_dates": {"zh": "「從」的日期在「到」之後，沒有任何一卷符合。", "en": "The 'from' date is after the 'to' date, so no run can match."},
         "empty": {
-            "zh": "卷宗還是空的：到「御筆樓」抄寫一次，或在下方匯入一個 JSON 檔。",
-            "en": "The archive is empty: make a run in the scriptorium, or import a JSON file below.",
+            "zh": "卷宗還是空的：到「御筆樓」逐步看一次抄寫，或在下方匯入一個 JSON 檔。",
+            "en": "The archive is empty: step through a run in the scriptorium, or import a JSON file below.",
         },
         "no_match": {"zh": "沒有符合這些篩選條件的抄寫。", "en": "No run matches these filters."},
         "shown": {"zh": "顯示 {shown} 卷（共 {runs}）。點一列或在下方選一卷。", "en": "Showing {shown} of {runs}. Click a row or choose one below."},
@@ -103,9 +104,11 @@ TEXT = Texts(
         "checking": {"zh": "照原設定重寫一次…", "en": "Writing it again with its own settings…"},
         "check_same": {"zh": "重寫結果逐字相同（{n} 字）：這一卷確實是這組設定寫的。", "en": "The replay is the same, token for token ({n} tokens): these settings wrote this run."},
         "check_differs": {
-            "zh": "重寫結果從第 {at} 字起不同（卷宗是 {stored}，重寫是 {replayed}）：這一卷不是它記的設定寫出來的。",
+            "zh": "重寫結果從第 {at} 字起不同（卷宗是{stored}，重寫是{replayed}）：這一卷不是它記的設定寫出來的。",
             "en": "The replay differs from token {at} on (stored {stored}, replayed {replayed}): these settings did not write this run.",
         },
+        "check_token": {"zh": "「{piece}」（詞元編號 {id}）", "en": "“{piece}” (token id {id})"},
+        "check_no_token": {"zh": "（全文已結束）", "en": "(the text had ended)"},
         "check_no_pair": {"zh": "這台伺服器沒有模型組「{pair}」，無法重跑。", "en": "This server has no pair “{pair}” to replay it with."},
         "check_cannot": {"zh": "無法重跑：{error}", "en": "Cannot replay it: {error}"},
         "replay_missing": {

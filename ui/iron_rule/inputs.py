@@ -10,6 +10,7 @@ from specdec_core.settings import SettingsError
 from ui.iron_rule import runs
 from ui.iron_rule.texts import TEXT
 from ui.shared.errors import explain
+from ui.shared.scribes import scribe_label
 from ui.shared.texts import TEXT as COMMON
 
 
@@ -48,7 +49,7 @@ def real_position(choice) -> Position:
     position = runs.real_position(*run, at)
     st.write(TEXT("context", context=position.context, written=position.written))
     if position.draft_logits is None:
-        st.warning(TEXT("no_proposal", scribe=choice.scribe))
+        st.warning(TEXT("no_proposal", scribe=scribe_label(choice.scribe)))
         st.stop()
     sampling = choice.settings.sampling
     st.caption(TEXT("real_caption", temperature=sampling.temperature, top_p=sampling.top_p,

@@ -16,6 +16,21 @@ TOY = pd.DataFrame({"token": list("月光山水風"), "p": [40.0, 25.0, 15.0, 12
 MIN_TOKENS, MAX_TOKENS = 2, 12
 DRAW_BUDGET = 20_000_000  # draws x vocabulary size: each draw samples over the whole vocabulary
 MAX_DRAWS, MIN_DRAWS = 20_000, 500
+DEFAULT_DRAWS = 10_000
+
+
+# Rules that change only what happens after a rejection (accept-all writes the draft there; resample-p draws
+# p instead of the residual): their output is off p by at most 1 - alpha in TV, so a near-perfect scribe hides them.
+BIAS_AT_MOST_REJECTION = ("accept-all", "resample-p")
+NOISE_FACTOR = 2.0  # a TV within this many times the master alone's is not told apart from sampling noise
+
+
+def hidden_by_good_scribe(rule: str, alpha: float, tv_rule: float, tv_alone: float) -> float | None:
+    """The bound 1 - alpha on a broken rule's bias when its TV is within the sampling noise (the master
+    alone's TV at the same draws), else None: a class would read that TV as "the rule is fine"."""
+    if rule not in BIAS_AT_MOST_REJECTION or tv_rule > NOISE_FACTOR * tv_alone:
+        return None
+    return 1.0 - alpha
 
 
 class ToyTableError(ValueError):
@@ -80,7 +95,7 @@ def cached_draws(position: Position, rule: str, n: int, seed: int) -> Draws:
 def real_run_tokens(pair_name: str, device: str, scribe: str, prompt: str, settings: DecodeSettings
                     ) -> tuple[list[int], list[int]]:
     """(prompt tokens, written tokens) of the sidebar's run."""
-    trace = Trace.from_json(cached_run(pair_name, device, scribe, prompt, settings)[0])
+    trace = Trace.from_json(cached_run(pair_name, device, scribe, prompt, settings))
     return trace.prompt_tokens, trace.tokens
 
 

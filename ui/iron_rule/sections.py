@@ -13,6 +13,7 @@ from ui.iron_rule.texts import TEXT
 from ui.scriptorium.sheet import chart_piece
 from ui.shared.i18n import language
 from ui.shared.persist import remembered
+from ui.shared.scribes import scribe_label
 from ui.shared.texts import TEXT as COMMON
 from ui.shared.theme import chart
 
@@ -90,7 +91,8 @@ def _numbers(position: Position, dists: Distributions, shown: Shown) -> None:
         st.dataframe(pd.DataFrame(table).round(4), hide_index=True)
 
 
-def rule_run_many_times(position: Position, dists: Distributions, shown: Shown, toy: bool, seed: int) -> None:
+def rule_run_many_times(position: Position, dists: Distributions, shown: Shown, toy: bool, seed: int,
+                        poorest: str | None = None) -> None:
     """2. the rule itself, run n times through the one round, against the master writing alone."""
     st.subheader(TEXT("mc_head"))
     st.write(TEXT("mc_text", seed=seed))
@@ -107,6 +109,9 @@ def rule_run_many_times(position: Position, dists: Distributions, shown: Shown, 
     third.metric(TEXT("sealed_rate", alpha=dists.alpha), f"{draws.sealed.mean():.3f}")
     if shown.pooled:
         st.caption(TEXT("tv_pooled", n=len(shown.ids)))
+    bound = runs.hidden_by_good_scribe(rule, dists.alpha, tv_rule[-1], tv_alone[-1])
+    if bound is not None:
+        _hidden_by_good_scribe(dists.alpha, bound, tv_rule[-1], tv_alone[-1], n, poorest)
     left, right = st.columns(2)
     with left:
         st.subheader(TEXT("convergence_head"))
@@ -121,15 +126,27 @@ def rule_run_many_times(position: Position, dists: Distributions, shown: Shown, 
         chart(st, plots.histogram_figure(shown.labels, shown(written), shown(dists.p), shown(dists.q), words))
 
 
+def _hidden_by_good_scribe(alpha: float, bound: float, tv_rule: float, tv_alone: float, n: int, poorest: str | None) -> None:
+    """Why a broken rule reads as sound here, from this position's own alpha, and the poorest scribe a click away."""
+    st.warning(TEXT("hidden_bug", alpha=alpha, bound=bound, tv_rule=tv_rule, tv_alone=tv_alone, n=n))
+    if poorest is not None:
+        st.button(TEXT("use_poorest", scribe=scribe_label(poorest)), on_click=_use_scribe, args=(poorest,), key="iron_poorest")
+
+
+def _use_scribe(name: str) -> None:
+    st.session_state["scribe"] = name  # the sidebar draws its scribe from here on the next run
+
+
 def _rule_and_draws(position: Position, toy: bool) -> tuple[str, int, str]:
     """The rule's menu and the draws' slider: (rule, draws, the rule's name in the reader's language)."""
     cap = runs.max_draws(position.vocab_size)
-    if st.session_state.get("iron_draws", 0) > cap:  # a larger vocabulary than the slider remembers
-        st.session_state["iron_draws"] = cap
+    # the slider's value lives in session state alone: a default beside a value set here would make
+    # Streamlit log a warning with a stack trace on the server (a larger vocabulary caps the draws)
+    st.session_state["iron_draws"] = min(st.session_state.get("iron_draws", runs.DEFAULT_DRAWS), cap)
     left, right = st.columns(2)
     rule_names = {name: COMMON(f"rule:{name}") for name in RULES}
     rule = left.selectbox(TEXT("rule"), list(rule_names), format_func=rule_names.get, **remembered("iron_rule", "exact"))
-    n = right.slider(TEXT("draws"), 100, cap, min(10_000, cap), step=100, key="iron_draws")
+    n = right.slider(TEXT("draws"), 100, cap, step=100, key="iron_draws")
     left.caption(EXPLANATIONS[rule][language()])
     if cap < runs.MAX_DRAWS:
         right.caption(TEXT("draws_cap", vocab=position.vocab_size, cap=cap))

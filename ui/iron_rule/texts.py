@@ -188,5 +188,16 @@ TEXT = Texts(
         "axis_tv": {"zh": "TV 距離", "en": "TV distance"},
         "histogram_head": {"zh": "{n:,} 次之後：寫出的字、p 與 q", "en": "After {n:,} draws: written, p and q"},
         "legend_written": {"zh": "寫出的字（實測比例）", "en": "written (observed share)"},
+        "hidden_bug": {
+            "zh": "這條壞規則在這裡看不出來：它只改動草稿被拒絕之後的做法，而這個位置 α = {alpha:.3f}，"
+            "只有 {bound:.1%} 的草稿會被拒絕，所以它造成的偏差最多只有 1 − α = {bound:.3f}。"
+            "抽 {n:,} 次的抽樣誤差就有這麼大（墨卿獨寫的 TV 是 {tv_alone:.4f}，這條規則是 {tv_rule:.4f}），偏差被誤差蓋住了。"
+            "換一位較差的抄寫員，被拒絕的草稿變多，偏差就會浮現。",
+            "en": "This broken rule cannot be seen here: it changes only what happens after a draft is rejected, and at "
+            "this position α = {alpha:.3f}, so only {bound:.1%} of drafts are rejected and its bias is at most "
+            "1 − α = {bound:.3f}. The sampling noise of {n:,} draws is as large (the master alone reads TV {tv_alone:.4f}, "
+            "this rule {tv_rule:.4f}), so the noise covers the bias. A poorer scribe is rejected more often and shows it.",
+        },
+        "use_poorest": {"zh": "換成最差的抄寫員（{scribe}）", "en": "Use the poorest scribe ({scribe})"},
     }
 )

@@ -54,9 +54,9 @@ QUIZ = {
                 Option("whole_line", words("一次寫完一整行", "Write a whole line at once")),
             ),
             "one_forward_whole_context",
-            words("自迴歸解碼每個 token 跑一次完整前向：權重讀一遍，注意力回看整段前文。",
+            words("自迴歸解碼每個詞元跑一次完整前向：權重讀一遍，注意力回看整段前文。",
                   "Autoregressive decoding runs one full forward pass per token: the weights are read once, and attention looks back over the whole context."),
-            words("每寫一個 token 就跑一次完整的前向：每層的權重都讀一遍（故事裡的磨墨），注意力再回看前面所有位置"
+            words("每寫一個詞元就跑一次完整的前向：每層的權重都讀一遍（故事裡的磨墨），注意力再回看前面所有位置"
                   "（重讀整張紙；KV 快取存著前文算過的結果，所以是讀過，不是重算）。不是只看上一字：改動更早的字，下一字的機率就跟著變。"
                   "也不是一次一行：沒有草稿時，一次前向只得一字。",
                   "One full forward pass per token: every layer's weights are read once (the story's grinding of ink), and attention "

@@ -1,6 +1,6 @@
 """One-click scenarios for a class: each sets the sidebar and opens the page that shows it.
 
-A scenario is one line of data: the page, the rung of the ladder ("best" or "poorest"), and the
+A scenario is one line of data: the page, the rung of the ladder (a name in RUNGS), the step to open on, and the
 settings it changes; the temperature goes back to the pair's own unless the scenario names one (after
 "greedy"), and everything else stays as the sidebar has it.
 """
@@ -11,8 +11,11 @@ import streamlit as st
 from specdec_core.pairs.registry import run_defaults
 from ui.parable.texts import TEXT
 
+RUNGS = {"poorest": 0, "next-best": -2, "best": -1}  # places on the ladder, which runs poorest first
 SCENARIOS = {
     "good": dict(page="scriptorium", rung="best", noise=0.0),
+    # the best scribe seals whole lines; the one below it seals a few, then the red brush falls
+    "correction": dict(page="scriptorium", rung="next-best", noise=0.0, land_on="correction"),
     "poor": dict(page="scriptorium", rung="poorest", noise=0.0),
     "shaky": dict(page="scriptorium", rung="best", noise=0.6),
     "greedy": dict(page="scriptorium", rung="best", noise=0.0, temperature=0.0),
@@ -36,6 +39,7 @@ def scenario_buttons(pair: str, ladder: list[str]) -> None:
 def open_scenario(name: str, pair: str, ladder: list[str]) -> None:
     settings = {"temperature": run_defaults(pair).temperature} | SCENARIOS[name]
     page, rung = settings.pop("page"), settings.pop("rung")
-    st.session_state["scribe"] = ladder[-1] if rung == "best" else ladder[0]
-    st.session_state.update(settings, moment=1)
+    place = RUNGS[rung]
+    st.session_state["scribe"] = ladder[max(place, -len(ladder))]  # a short ladder: its poorest
+    st.session_state.update(settings, moment=1)  # land_on: the stepper opens on the first correction
     st.switch_page(f"views/{page}.py")

@@ -58,3 +58,17 @@ def positions(r: Round, moment: Moment) -> list[int]:
     if ended_in_draft(r, moment):
         return list(range(moment.written))
     return list(range(len(r.drafted) + 1))
+
+
+def correction_steps(trace: Trace) -> list[int]:
+    """The steps (numbered from 1, as the stepper counts) whose verdict writes a red-brush correction;
+    a correction drawn after an accepted end token is never written, so it is not one."""
+    return [i for i, m in enumerate(moments(trace), start=1)
+            if m.stage == "verdict" and trace.rounds[m.round].next_kind == "corrected"
+            and not ended_in_draft(trace.rounds[m.round], m)]
+
+
+def next_correction(trace: Trace, step: int) -> int | None:
+    """The first correction after `step`, or from the start again when none is left; None in a run without one."""
+    steps = correction_steps(trace)
+    return next((s for s in steps if s > step), steps[0] if steps else None)

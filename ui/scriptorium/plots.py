@@ -27,10 +27,12 @@ def candidate_figure(candidates: list[Candidate], chosen: int, labels: dict[str,
     return on_paper(figure)
 
 
-def cache_figure(r: Round, labels: dict[str, str]) -> go.Figure:
-    """Cached tokens of master and scribe before the glance, after it, and after the rollback."""
+def cache_figure(r: Round, labels: dict[str, str], scribe_cache: bool = True) -> go.Figure:
+    """Cached tokens of master and scribe before the glance, after it, and after the rollback; the master's
+    alone when the scribe keeps no cache (its rows would be empty bars that look like a fault)."""
     rows, kept, dropped = [], [], []
-    for who, cache in ((labels["master"], r.target_cache), (labels["scribe"], r.draft_cache)):
+    caches = [(labels["master"], r.target_cache)] + ([(labels["scribe"], r.draft_cache)] if scribe_cache else [])
+    for who, cache in caches:
         before, after, rolled = cache
         for stage, length in ((labels["before"], before), (labels["after"], after)):
             rows.append(f"{who} · {stage}")

@@ -11,36 +11,48 @@ import math
 import streamlit as st
 
 from specdec_core.algorithm.trace import Round, Trace
+from ui.archive.store import keep_run
 from ui.scriptorium import worked
 from ui.scriptorium.handout import sheet_svg
-from ui.scriptorium.moments import Moment, ended_in_draft, moments, positions, progress_at
+from ui.scriptorium.moments import Moment, correction_steps, ended_in_draft, moments, next_correction, positions, progress_at
 from ui.scriptorium.plots import cache_figure, candidate_figure
 from ui.scriptorium.sheet import display_piece, sheet_html
 from ui.scriptorium.texts import TEXT
 from ui.shared.i18n import markdown_literal
+from ui.shared.texts import TEXT as COMMON
 from ui.shared.theme import chart
 
 PLAY_SECONDS = 0.8
 
 
-def show_run(trace: Trace, presenter: bool = False) -> None:
+def show_run(trace: Trace, presenter: bool = False, file_run: bool = False) -> None:
+    """file_run: file the run in the archive once the reader steps into it (a fresh run, not a replay)."""
     _reset_if_new(trace)
     every = PLAY_SECONDS if st.session_state.get("playing") else None
-    st.fragment(run_every=every)(_stepper)(trace, presenter)
+    st.fragment(run_every=every)(_stepper)(trace, presenter, file_run)
+
+
+def _identity(trace: Trace) -> str:
+    """The run, timings aside."""
+    what = json.dumps([trace.pair, trace.scribe, trace.settings, trace.prompt_tokens, trace.tokens])
+    return hashlib.sha1(what.encode()).hexdigest()
 
 
 def _reset_if_new(trace: Trace) -> None:
     """A different run starts from its first moment; the same run (timings aside) keeps its place."""
-    what = json.dumps([trace.pair, trace.scribe, trace.settings, trace.prompt_tokens, trace.tokens])
-    identity = hashlib.sha1(what.encode()).hexdigest()
+    identity = _identity(trace)
     if st.session_state.get("moment_of") != identity:
         st.session_state.update(moment_of=identity, moment=1, playing=False)
+    if st.session_state.pop("land_on", None) == "correction":  # a scenario asked to open on the red brush
+        st.session_state["moment"] = (correction_steps(trace) or [1])[0]
 
 
-def _stepper(trace: Trace, presenter: bool) -> None:
+def _stepper(trace: Trace, presenter: bool, file_run: bool) -> None:
     steps = moments(trace)
     if st.session_state.get("playing"):
         _advance(len(steps))
+    if file_run and st.session_state["moment"] > 1:
+        _file_once(trace)
     moment = steps[st.session_state["moment"] - 1]
     r = trace.rounds[moment.round]
     if presenter:  # one screen: the story, the sheet, the buttons; the rest below the fold
@@ -50,6 +62,7 @@ def _stepper(trace: Trace, presenter: bool) -> None:
         _counters(trace, moment)
     else:
         _controls(len(steps))
+        _correction_jump(trace)
         show_struck = st.toggle(TEXT("show_struck"), value=True, key="show_struck")
         st.html(sheet_html(trace, moment, show_struck))
         st.caption(TEXT("legend"))
@@ -60,12 +73,26 @@ def _stepper(trace: Trace, presenter: bool) -> None:
     if moment.stage == "verdict":  # the numbers of a judged round, worked as the rule reads them
         _worked_round(r, moment)
     with st.expander(TEXT("caches")):
-        chart(st, cache_figure(r, _labels("master", "scribe", "before", "after", "rolled", "kept", "dropped") | {"axis": TEXT("cache_axis")}))
-        st.caption(TEXT("cache_note"))
+        scribe_cache = any(r.draft_cache)  # a count scribe (n-gram, prompt lookup) reads no network and keeps no cache
+        labels = _labels("master", "scribe", "before", "after", "rolled", "kept", "dropped") | {"axis": TEXT("cache_axis")}
+        chart(st, cache_figure(r, labels, scribe_cache))
+        st.caption(TEXT("cache_note" if scribe_cache else "cache_note_no_scribe"))
     st.download_button(TEXT("handout"), sheet_svg(trace, moment), file_name=f"sheet-step-{st.session_state['moment']}.svg",
                        mime="image/svg+xml", key="sheet_svg", help=TEXT("handout_help"))
     with st.expander(TEXT("full_text")):
         st.markdown(markdown_literal(whole_text(trace)))
+
+
+def _file_once(trace: Trace) -> None:
+    """File a run in the archive the first time its reader steps into it: each tick of a sidebar slider makes
+    a run on the way to the one wanted, and the archive holds the runs people looked at, not every tick."""
+    identity = _identity(trace)
+    if st.session_state.get("filed") != identity:
+        problem = keep_run(trace.to_json())
+        st.session_state["filed"] = identity
+        st.session_state["not_filed"] = problem
+    if st.session_state.get("not_filed"):
+        st.warning(COMMON("not_archived", error=st.session_state["not_filed"]))
 
 
 def _worked_round(r: Round, moment: Moment) -> None:
@@ -113,6 +140,16 @@ def _controls(total: int, slider: bool = True) -> None:
     if slider and total > 1:  # the slider's own key, copied both ways: "moment" must outlive a run without it
         st.session_state["w_moment"] = st.session_state["moment"]
         st.slider(TEXT("moment"), 1, total, key="w_moment", on_change=_slid)
+
+
+def _correction_jump(trace: Trace) -> None:
+    """One click to the next red brush; in a run the master never corrected, a disabled button that says so."""
+    target = next_correction(trace, st.session_state["moment"])
+    left, right = st.columns([1, 3], vertical_alignment="center")
+    left.button(TEXT("next_correction"), on_click=_go, args=(target or 1,), disabled=target is None,
+                key="next_correction", width="stretch")
+    count = len(correction_steps(trace))
+    right.caption(TEXT("no_correction") if target is None else TEXT("corrections_one" if count == 1 else "corrections_many", n=count))
 
 
 def _slid() -> None:

@@ -20,6 +20,14 @@ TEXT = Texts(
         "forward": {"zh": "下一步 ▶", "en": "Step ▶"},
         "end": {"zh": "寫到底 ⏭", "en": "To the end ⏭"},
         "moment": {"zh": "第幾步", "en": "Step"},
+        "next_correction": {"zh": "跳到下一處朱筆改正", "en": "Jump to the next correction"},
+        "corrections_one": {"zh": "這一卷只有 1 處朱筆改正。", "en": "This run has 1 correction."},
+        "corrections_many": {"zh": "這一卷有 {n} 處朱筆改正。", "en": "This run has {n} corrections."},
+        "no_correction": {
+            "zh": "這一卷沒有朱筆改正：墨卿看過的草稿字全部蓋印。想看朱筆，換一位較差的抄寫員，或到首頁按「看一次朱筆改正」。",
+            "en": "This run has no correction: the master sealed every drafted token he checked. To see the red brush, choose "
+            "a poorer scribe, or press “Show a correction” on the home page.",
+        },
         "show_struck": {"zh": "保留前幾輪被刪的字", "en": "Keep earlier rounds' struck characters"},
         "tokens": {"zh": "已寫字數", "en": "Tokens written"},
         "forwards": {"zh": "墨卿校閱次數", "en": "Master forward passes"},
@@ -141,10 +149,15 @@ TEXT = Texts(
         "rolled": {"zh": "回捲後", "en": "after rollback"},
         "kept": {"zh": "保留", "en": "kept"},
         "dropped": {"zh": "丟棄（被退回之後）", "en": "dropped (past the rejection)"},
-        "cache_axis": {"zh": "快取中的 token 數", "en": "tokens in the cache"},
+        "cache_axis": {"zh": "快取中的詞元數", "en": "tokens in the cache"},
         "cache_note": {
             "zh": "兩邊的快取都回捲到「開頭＋蓋印的字」；新寫的字下一輪才進快取。",
             "en": "Both caches roll back to the context plus the sealed tokens; the new token enters them next round.",
+        },
+        "cache_note_no_scribe": {
+            "zh": "只畫墨卿的快取：這位抄寫員不跑神經網路（查字頻表，或從前文照抄），沒有 KV 快取可以回捲。墨卿的快取回捲到「開頭＋蓋印的字」；新寫的字下一輪才進快取。",
+            "en": "Only the master's cache is drawn: this scribe runs no network (it looks up counts, or copies from the text), so it keeps no "
+            "KV cache to roll back. The master's rolls back to the context plus the sealed tokens; the new token enters it next round.",
         },
         "full_text": {"zh": "全文", "en": "The whole text"},
     }

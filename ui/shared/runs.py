@@ -1,25 +1,23 @@
 """A run of the sidebar's settings, computed once per server for everyone who asks (st.cache_data),
-kept in the archive, and handed to the pages as its trace's JSON."""
+and handed to the pages as its trace's JSON. It is not archived here: every tick of a sidebar slider
+makes a run, and only one a reader steps through in the scriptorium is filed (ui/scriptorium/stepper.py)."""
 from __future__ import annotations
 
 import streamlit as st
 
 from specdec_core.decoding.generate import speculative_generate
 from specdec_core.settings import DecodeSettings
-from ui.archive.store import keep_run
 from ui.shared.models import cached_pair
 from ui.shared.run_slots import run_slot
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def cached_run(pair_name: str, device: str, scribe: str, prompt: str, settings: DecodeSettings) -> tuple[str, str | None]:
-    """A run's trace as JSON (plain data, so Streamlit can cache it) and why it could not be archived
-    (None when it was). Sessions asking for the same run at once wait for one computation."""
+def cached_run(pair_name: str, device: str, scribe: str, prompt: str, settings: DecodeSettings) -> str:
+    """A run's trace as JSON (plain data, so Streamlit can cache it). Sessions asking for the same run at
+    once wait for one computation."""
     pair = cached_pair(pair_name, device)
     ids = pair.encode_prompt(prompt, settings.max_new_tokens)
     with run_slot():
         trace = speculative_generate(pair.as_target(), pair.draft(scribe), ids, settings)
     trace.extra["prompt_as_typed"] = prompt  # a chat pair's model reads it inside its template
-    trace_json = trace.to_json()
-    problem = keep_run(trace_json)  # here, not in the pages: a cache hit is a run already archived
-    return trace_json, problem
+    return trace.to_json()

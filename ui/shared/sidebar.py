@@ -20,6 +20,7 @@ from specdec_core.settings import MIN_TEMPERATURE, DecodeSettings, SamplingConfi
 from ui.shared.errors import explain
 from ui.shared.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from ui.shared.models import cached_pair, device_names, other_pairs_allowed, pair_names
+from ui.shared.scribes import scribe_labels
 from ui.shared.texts import TEXT
 
 
@@ -275,7 +276,8 @@ def _run_widgets(bar, pair: ModelPair, pair_name: str, device: str, max_new: int
         if st.session_state.get("scribe") is not None and "scribe" in st.session_state.get("from_url", set()):
             _note_refused("scribe", ", ".join(ladder))
         st.session_state["scribe"] = pair.default_draft
-    scribe = bar.select_slider(TEXT("scribe"), ladder, help=TEXT("scribe_help"), **_widget("scribe"))
+    names = scribe_labels(ladder)  # the id stays the value (links, traces); the reader sees a name in their language
+    scribe = bar.select_slider(TEXT("scribe"), ladder, format_func=names.get, help=TEXT("scribe_help"), **_widget("scribe"))
     noise = bar.slider(TEXT("noise"), 0.0, 1.0, step=0.05, help=TEXT("noise_help"), **_widget("noise"))
     k = bar.slider(TEXT("k"), 1, 12, **_widget("k"))
     temperature = bar.slider(TEXT("temperature"), 0.0, 2.0, step=0.05, **_widget("temperature"))

@@ -74,7 +74,7 @@ TEXT = Texts(
         },
         "m_alpha": {"zh": "接受率 α", "en": "Acceptance α"},
         "m_alpha_help": {
-            "zh": "阿速每個草稿字被墨卿蓋章的平均機率 min(1, p/q)：抄寫員有多像墨卿。只算墨卿讀到的字，到第一個被劃掉的為止。",
+            "zh": "阿速每個草稿字被墨卿蓋印的平均機率 min(1, p/q)：抄寫員有多像墨卿。只算墨卿讀到的字，到第一個被劃掉的為止。",
             "en": "The mean chance min(1, p/q) that a drafted character gets the master's seal: how much the scribe resembles the master. Only the drafts the master reached count, up to the first struck one.",
         },
         "m_c": {"zh": "成本比 c", "en": "Cost ratio c"},
