@@ -5,6 +5,7 @@ from specdec_core.algorithm.trace import Trace
 from specdec_core.pairs.pair import PairError
 from specdec_core.settings import SettingsError
 from ui.archive.store import clear_replay, load_replay
+from ui.scriptorium.accepted import show_accepted
 from ui.scriptorium.stepper import show_run
 from ui.scriptorium.texts import TEXT
 from ui.shared.errors import explain
@@ -39,3 +40,4 @@ else:
     if not_archived:
         st.warning(COMMON("not_archived", error=not_archived))
 show_run(trace, projected)
+show_accepted(trace)
