@@ -18,7 +18,7 @@ if "url_adopted" not in st.session_state:
 from ui.shared.pages import PAGE_TITLES, page_title  # noqa: E402  (after the word above: these load torch)
 from ui.shared.run_slots import page_slot  # noqa: E402
 from ui.shared.server_guard import refuse_clear_cache  # noqa: E402
-from ui.shared.sidebar import leave_presenter_button, shared_sidebar  # noqa: E402
+from ui.shared.sidebar import presenter_strip, shared_sidebar  # noqa: E402
 from ui.shared.theme import apply_look  # noqa: E402
 
 refuse_clear_cache()  # before any page: the models and runs a class shares stay loaded
@@ -27,10 +27,11 @@ with page_slot():
     opening.empty()
     presenter = st.session_state.get("presenter", False)
     apply_look(large=st.session_state.get("large", False), presenter=presenter)
-    if presenter:
-        leave_presenter_button()
     pages = [
         st.Page(f"views/{name}.py", title=page_title(name), url_path=name, default=(name == "parable"))
         for name in PAGE_TITLES
     ]
-    st.navigation(pages).run()
+    page = st.navigation(pages, position="hidden" if presenter else "sidebar")
+    if presenter:  # the sidebar's page list is folded away with it
+        presenter_strip(pages)
+    page.run()

@@ -71,3 +71,89 @@ def test_large_type_alone_also_keeps_the_sheet_and_the_buttons_above_the_fold(se
     assert on_screen(page, page.locator(".sheet").first)
     assert on_screen(page, page.get_by_role("button", name=STEP))
     assert page.locator('[data-testid="stSidebar"]').is_visible()  # the sidebar stays where it is
+
+
+# What one screen must hold at every step (#36.10): the story, the sheet, the five buttons and the four counters.
+BUTTONS = {"zh": ("⏮ 從頭", "◀ 上一步", "▶ 播放", STEP, "寫到底 ⏭"), "en": ("⏮ Start", "◀ Back", "▶ Play", "Step ▶", "To the end ⏭")}
+ONE_LINE = """el => el.getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(el).fontSize)"""
+NOT_CUT = "el => el.scrollWidth <= el.clientWidth + 1"
+FONT = "el => parseFloat(getComputedStyle(el).fontSize)"
+
+
+def step_labels(tab, lang: str) -> None:
+    """Each step button's label on one line (no "上一/步", no "寫到底" over "⏭")."""
+    for label in BUTTONS[lang]:
+        words = tab.get_by_role("button", name=label).locator('[data-testid="stMarkdownContainer"] p')
+        assert words.evaluate(ONE_LINE), f"{label!r} wraps"
+
+
+def counters_read(tab) -> None:
+    """A counter's value is larger than its label, and no label is cut short with an ellipsis."""
+    for metric in tab.locator('[data-testid="stMetric"]').all()[:4]:
+        label = metric.locator('[data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"]')
+        value = metric.locator('[data-testid="stMetricValue"] p')
+        assert value.evaluate(FONT) > label.locator("p").evaluate(FONT), label.inner_text()
+        assert label.evaluate(NOT_CUT), f"{label.inner_text()!r} is cut"
+
+
+def whole_screen(tab, lang: str) -> None:
+    assert on_screen(tab, tab.locator('[data-testid="stAlert"]').first), "the story"
+    assert on_screen(tab, tab.locator(".sheet").first), "the sheet"
+    for label in BUTTONS[lang]:
+        assert on_screen(tab, tab.get_by_role("button", name=label)), label
+    metrics = tab.locator('[data-testid="stMetric"]').all()[:4]
+    assert len(metrics) == 4 and all(on_screen(tab, metric) for metric in metrics), "the counters"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_step_of_the_default_run_fits_one_projector_screen(server, lang):
+    """#36.10: at the end of a run the counters fell below the fold; now every step is checked, in both languages."""
+    base, browser = server
+    page = browser.new_context(viewport=PROJECTOR).new_page()
+    open_page(page, base, "scriptorium", expect=BUTTONS[lang][3], presenter="true", language=lang)
+    step_labels(page, lang)
+    counters_read(page)
+    steps = 1
+    while page.get_by_role("button", name=BUTTONS[lang][3]).is_enabled():
+        whole_screen(page, lang)
+        before = page.locator('[data-testid="stAlert"]').first.inner_text()
+        page.locator("body").press("ArrowRight")
+        page.wait_for_function(STORY_CHANGED, arg=before, timeout=30_000)
+        wait_ready(page, BUTTONS[lang][3])
+        steps += 1
+    whole_screen(page, lang)
+    step_labels(page, lang)
+    counters_read(page)
+    assert steps > 3  # the default run has several rounds
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_presenter_mode_has_a_page_strip_that_keeps_presenter_mode(server):
+    """#36.10: with the sidebar folded there was no way to another page; a strip of page links stays on top."""
+    base, browser = server
+    page = browser.new_context(viewport=PROJECTOR).new_page()
+    open_page(page, base, "scriptorium", expect=STEP, presenter="true")
+    strip = page.locator(".st-key-presenter_strip")
+    for title in ("寓言：墨卿與阿速", "御筆樓：逐輪抄寫", "鐵律", "分毫不差", "賽跑", "速度實驗室", "卷宗"):
+        link = strip.get_by_text(title, exact=True)
+        assert on_screen(page, link), title
+        assert link.evaluate(NOT_CUT), f"{title} is cut"
+    strip.get_by_text("鐵律", exact=True).click()
+    page.wait_for_url("**/iron_rule**")
+    wait_ready(page, "鐵律")
+    assert not page.locator('[data-testid="stSidebar"]').is_visible()
+    assert page.locator(".st-key-presenter_strip").is_visible()  # still presenting
+    assert page.locator(EXCEPTION).count() == 0
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_large_type_keeps_words_whole(server, lang):
+    """#36.10: large type at 1400 x 1000 broke buttons mid-word ("上一/步") and cut the page names in the sidebar."""
+    base, browser = server
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    open_page(page, base, "scriptorium", expect=BUTTONS[lang][3], large="true", language=lang)
+    step_labels(page, lang)
+    counters_read(page)
+    for name in page.locator('[data-testid="stSidebarNavLink"] [data-testid="stMarkdownContainer"]').all():
+        assert name.evaluate(NOT_CUT), f"{name.inner_text()!r} is cut"
+    assert page.locator(EXCEPTION).count() == 0

@@ -1,14 +1,13 @@
 """Every word on every page exists in both languages, with the same blanks to fill in."""
 import importlib
 import pathlib
-import pkgutil
 import string
 
-import ui
 from ui.shared.i18n import Texts
 
-FOLDERS = [m.name for m in pkgutil.iter_modules(ui.__path__) if m.ispkg]  # a page's folder, or shared/
-MODULES = [importlib.import_module(f"ui.{folder}.texts") for folder in FOLDERS] + [importlib.import_module("ui.shared.pages")]
+# a page's texts.py, and any section's own *_texts.py beside it
+TEXT_FILES = sorted(pathlib.Path("ui").glob("*/*texts.py"))
+MODULES = [importlib.import_module(f"ui.{path.parent.name}.{path.stem}") for path in TEXT_FILES] + [importlib.import_module("ui.shared.pages")]
 ENTRIES = [
     (module.__name__, key, entry)
     for module in MODULES

@@ -5,6 +5,7 @@ from specdec_core.algorithm.trace import Trace
 from specdec_core.pairs.pair import PairError
 from specdec_core.settings import SettingsError
 from ui.archive.store import clear_replay, load_replay
+from ui.scriptorium.accepted import show_accepted
 from ui.scriptorium.stepper import show_run
 from ui.scriptorium.texts import TEXT
 from ui.shared.errors import explain
@@ -37,3 +38,4 @@ else:
         st.error(COMMON("cannot_run", error=explain(error)))
         st.stop()
 show_run(trace, projected, file_run=st.query_params.get("run") is None)  # a replay is in the archive already
+show_accepted(trace)

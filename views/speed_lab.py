@@ -1,7 +1,8 @@
-"""Page 5, the speed lab: measured alpha, c and verify cost, the speedup beside the theory's curve, a k x temperature sweep."""
+"""Page 5, the speed lab: measured alpha, c and verify cost, the speedup beside the theory's curve, a k x temperature sweep, the glance timed."""
 import streamlit as st
 
 from ui.shared.sidebar import current_choice
+from ui.speed_lab.glance import show_glance
 from ui.speed_lab.runs import MEASURE_PROMPTS, SWEEP_PROMPTS
 from ui.speed_lab.sections import show_measurement, show_sweep
 from ui.speed_lab.texts import TEXT
@@ -16,3 +17,4 @@ if not pair.example_prompts:
 pressed = st.button(TEXT("measure"), key="measure", type="primary", help=TEXT("measure_help"))
 show_measurement(choice, tuple(pair.example_prompts[:MEASURE_PROMPTS]), pressed)
 show_sweep(choice, tuple(pair.example_prompts[:SWEEP_PROMPTS]))
+show_glance(choice, pair.example_prompts[0])

@@ -42,3 +42,11 @@ def best_k(alpha: float, c: float, verify_cost=lambda k: 1.0, k_max: int = 16) -
     scores = {k: speedup(alpha, k, c, verify_cost(k)) for k in range(1, k_max + 1)}
     k = max(scores, key=scores.get)
     return k, scores[k]
+
+
+def accepted_length_law(alpha: float, k: int) -> list[float]:
+    """P(a round accepts i of its k drafts), i = 0..k, when each draft is accepted with chance alpha
+    independently of the others (the paper's simplifying assumption, section 3.1): alpha^i (1 - alpha)
+    below k, and alpha^k at k, where the law is cut off because the line has no more drafts. Its mean
+    plus one is expected_tokens_per_round."""
+    return [alpha**i * (1.0 - alpha) for i in range(k)] + [alpha**k]

@@ -181,9 +181,13 @@ def _fits(key: str, value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and knob.low <= value <= knob.high
 
 
-def leave_presenter_button() -> None:
-    """Presenter mode hides the sidebar: this is its way back (Esc)."""
-    st.button(TEXT("leave_presenter"), key="leave_presenter", on_click=_leave_presenter, shortcut="Esc", type="tertiary")
+def presenter_strip(pages: list) -> None:
+    """Presenter mode folds the sidebar away, page list and all: one short line of the pages instead (the
+    session keeps every setting, presenter mode included), and the way back to the sidebar (Esc)."""
+    with st.container(horizontal=True, vertical_alignment="center", key="presenter_strip"):
+        for page in pages:
+            st.page_link(page)
+        st.button(TEXT("leave_presenter"), key="leave_presenter", on_click=_leave_presenter, shortcut="Esc", type="tertiary")
 
 
 def _leave_presenter() -> None:

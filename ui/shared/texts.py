@@ -7,11 +7,13 @@ TEXT = Texts(
         "large_type": {"zh": "大字（投影用）", "en": "Large type (projector)"},
         "presenter": {"zh": "講台模式", "en": "Presenter mode"},
         "presenter_help": {
-            "zh": "投影用：收起側欄，字放大，御筆樓一屏放下故事、稿紙與按鈕。鍵盤：← → 一步，空白鍵播放，Home／End 到頭尾，Esc 離開。",
-            "en": "For the projector: the sidebar folds away, type grows, and the scriptorium fits the story, the sheet and the "
-            "buttons on one screen. Keys: ← → step, Space plays, Home/End jump, Esc leaves.",
+            "zh": "投影用：收起側欄，字放大，頂上一排頁籤換頁，御筆樓一屏放下故事、稿紙、按鈕與計數。"
+            "鍵盤：← → 一步，空白鍵播放，Home／End 到頭尾，Esc 離開。",
+            "en": "For the projector: the sidebar folds away, type grows, a strip of page links on top changes pages, and the "
+            "scriptorium fits the story, the sheet, the buttons and the counters on one screen. "
+            "Keys: ← → step, Space plays, Home/End jump, Esc leaves.",
         },
-        "leave_presenter": {"zh": "離開講台模式（Esc）", "en": "Leave presenter mode (Esc)"},
+        "leave_presenter": {"zh": "離開講台模式", "en": "Leave presenter mode"},  # its key, Esc, is drawn beside it
         "settings": {"zh": "這一次抄寫", "en": "This run"},
         "pair": {"zh": "模型組", "en": "Model pair"},
         "device": {"zh": "運算裝置", "en": "Device"},

@@ -1,0 +1,95 @@
+"""The glance, timed: the measurement on the tiny pair, the weights it counts, the chart's builder, the page's section."""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+import torch
+from app_pages import open_page
+from transformers import GPT2Config, GPT2LMHeadModel
+
+from specdec_core.services.glance import GLANCE_SIZES, MIN_REPEATS, GlanceTimes, copy_speed, measure_glance, weight_bytes
+from ui.speed_lab.glance_plot import glance_figure, glance_verdict
+from ui.speed_lab.glance_texts import TEXT
+
+LABELS = {key: key for key in ("title", "forward", "weights", "round", "positions", "ms")}
+
+
+def times(median: list[float], sizes: tuple[int, ...] = (1, 2, 4, 8, 16, 32), weight_mb: float = 10.0) -> GlanceTimes:
+    return GlanceTimes(sizes=sizes, median_ms=tuple(median), low_ms=tuple(m * 0.9 for m in median),
+                       high_ms=tuple(m * 1.2 for m in median), repeats=5, context=7, weight_bytes=int(weight_mb * 1e6),
+                       copy_gb_s=10.0, device="cpu", threads=1, measured_at="2025-01-01T00:00:00+00:00")
+
+
+def test_the_tiny_masters_glance_is_measured_quickly_and_sanely(tiny, tiny_prompt):
+    torch.set_num_threads(1)  # as a run slot does
+    started = time.perf_counter()
+    glance = measure_glance(tiny, tiny_prompt)
+    assert time.perf_counter() - started < 5
+    assert glance.sizes == GLANCE_SIZES and glance.repeats >= MIN_REPEATS and glance.context == len(tiny_prompt)
+    assert all(0 < low <= median <= high for low, median, high in zip(glance.low_ms, glance.median_ms, glance.high_ms))
+    # monotone-ish: one forward over 32 positions is far cheaper than 32 forwards, and not cheaper than half of one
+    assert 0.5 < glance.ratio(32) < 32
+    assert glance.copy_gb_s > 0.1 and glance.read_weights_ms > 0
+    assert glance.threads == 1 and glance.device == "cpu"
+
+
+def test_a_glance_needs_room_after_its_context(tiny):
+    room = tiny.context_limit - 2
+    glance = measure_glance(tiny, [1] * room, repeats=MIN_REPEATS)
+    assert glance.sizes == (1, 2)  # the larger sizes would run past the model's positions
+    with pytest.raises(ValueError, match="no room"):
+        measure_glance(tiny, [1] * tiny.context_limit)
+
+
+def test_the_weights_counted_are_those_a_forward_reads_in_full():
+    config = dict(n_layer=1, n_embd=8, n_head=2, vocab_size=50, n_positions=16)
+    tied = GPT2LMHeadModel(GPT2Config(**config, tie_word_embeddings=True))
+    every = sum(p.numel() * p.element_size() for p in tied.parameters())  # a tied head is one tensor, counted once
+    assert weight_bytes(tied) == every
+    untied = GPT2LMHeadModel(GPT2Config(**config, tie_word_embeddings=False))
+    table = untied.transformer.wte.weight
+    # the input table is read a row per token, the head in full: only the head counts
+    assert weight_bytes(untied) == sum(p.numel() * p.element_size() for p in untied.parameters()) - table.numel() * table.element_size()
+
+
+def test_the_copy_speed_is_a_speed():
+    assert 0.1 < copy_speed(torch.device("cpu"), megabytes=8) < 10_000
+
+
+def test_the_chart_draws_the_measurement_and_nothing_else():
+    glance = times([10, 10.5, 11, 11, 12, 13])
+    figure = glance_figure(glance, checked=7, labels=LABELS)
+    forward, weights = figure.data
+    assert list(forward.x) == [1, 2, 4, 8, 16, 32] and list(forward.y) == [10, 10.5, 11, 11, 12, 13]
+    assert list(forward.error_y.array) == pytest.approx([m * 0.2 for m in forward.y])
+    assert list(forward.error_y.arrayminus) == pytest.approx([m * 0.1 for m in forward.y])
+    assert list(weights.y) == [pytest.approx(1.0)] * 2  # 10 MB at 10 GB/s: one millisecond
+    assert figure.layout.yaxis.range[0] == 0 and figure.layout.yaxis.range[1] > 13 * 1.2
+    assert [shape.x0 for shape in figure.layout.shapes] == [7]
+    assert not glance_figure(glance, checked=None, labels=LABELS).layout.shapes
+    assert not glance_figure(glance, checked=40, labels=LABELS).layout.shapes
+    json.loads(figure.to_json())
+
+
+def test_the_verdict_follows_the_measured_ratio():
+    assert glance_verdict(times([10, 10, 11, 11, 12, 15])) == "flat"  # 1.5 times
+    assert glance_verdict(times([10, 12, 15, 20, 40, 80])) == "rising"
+    assert glance_verdict(times([10, 20, 40, 80, 160, 320])) == "costly"  # 32 times: no cheaper than 32 glances
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_the_speed_lab_times_the_glance_when_asked(language):
+    app = open_page("speed_lab", language, pair="tiny", max_new="8", k="3")
+    assert TEXT.table["glance_press"][language] in [info.value for info in app.info]
+    assert not [e for e in app.get("plotly_chart") if e.proto.id.endswith("glance_chart")]
+    app.button(key="glance_measure").click().run()
+    assert not app.exception
+    figure = json.loads(next(e for e in app.get("plotly_chart") if e.proto.id.endswith("glance_chart")).proto.spec)
+    forward = figure["data"][0]
+    assert forward["x"] == list(GLANCE_SIZES)
+    one, four = forward["y"][0], forward["y"][GLANCE_SIZES.index(4)]
+    said = " ".join(m.value for m in app.markdown)
+    assert f"{four / one:.2f}" in said  # the sidebar's k = 3 checks 4 positions: the sentence reads the chart's numbers
+    assert f"{forward['y'][-1] / one:.2f}" in said

@@ -1,0 +1,67 @@
+"""The speed lab's glance section: the master's forward time against positions checked, measured on this server."""
+from __future__ import annotations
+
+import streamlit as st
+
+from specdec_core.pairs.pair import PairError
+from specdec_core.services.glance import GlanceTimes, measure_glance
+from ui.shared.errors import explain
+from ui.shared.models import cached_pair
+from ui.shared.run_slots import long_work, run_slot
+from ui.shared.texts import TEXT as COMMON
+from ui.shared.theme import chart
+from ui.speed_lab.glance_plot import glance_figure, glance_verdict
+from ui.speed_lab.glance_texts import TEXT
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def cached_glance(pair_name: str, device: str, prompt: str) -> GlanceTimes:
+    """One measurement per pair, device and prompt for the whole server: it says when it was taken."""
+    pair = cached_pair(pair_name, device)
+    context = pair.encode_prompt(prompt)
+    with run_slot():
+        return measure_glance(pair, context)
+
+
+def show_glance(choice, prompt: str) -> None:
+    """Measured when asked (a few seconds in a run slot), then shown with its label; nothing typed in."""
+    st.subheader(TEXT("glance_title"))
+    st.write(TEXT("glance_intro"))
+    asked = st.session_state.setdefault("glance_measured", set())
+    run = (choice.pair, choice.device, prompt)
+    if st.button(TEXT("glance_measure"), key="glance_measure", help=TEXT("glance_measure_help")):
+        asked.add(run)
+    if run not in asked:
+        st.info(TEXT("glance_press"))
+        return
+    try:
+        with st.spinner(TEXT("glance_measuring")), long_work():
+            times = cached_glance(*run)
+    except PairError as error:
+        st.error(COMMON("cannot_run", error=explain(error)))
+        return
+    except ValueError:  # the prompt leaves the model no room for one more position
+        pair = cached_pair(choice.pair, choice.device)
+        st.error(TEXT("glance_no_room", context=len(pair.encode_prompt(prompt)), limit=pair.context_limit))
+        return
+    checked = choice.settings.k + 1
+    chart(st, glance_figure(times, checked, chart_labels(checked)), key="glance_chart")
+    st.caption(TEXT("glance_measured", when=times.measured_at.replace("T", " ").removesuffix("+00:00"), device=times.device,
+                    threads=times.threads, context=times.context, repeats=times.repeats))
+    st.markdown("\n\n".join(glance_sentences(times, choice.settings.k)))
+
+
+def chart_labels(checked: int) -> dict[str, str]:
+    return {key: TEXT.plain("g_" + key) for key in ("title", "forward", "weights", "positions", "ms")} | {
+        "round": TEXT.plain("g_round", n=checked)}
+
+
+def glance_sentences(times: GlanceTimes, k: int) -> list[str]:
+    """What the measurement says, each number from it: the largest size against one, the sidebar's round, the weights."""
+    last = times.sizes[-1]
+    words = [TEXT(f"glance_{glance_verdict(times)}", last=last, t_last=times.median_ms[-1], t_one=times.median_ms[0],
+                  ratio=times.ratio(last))]
+    if k + 1 in times.sizes:
+        words.append(TEXT("glance_round", k=k, n=k + 1, t=times.median_ms[times.sizes.index(k + 1)], ratio=times.ratio(k + 1)))
+    words.append(TEXT("glance_weights", mb=times.weight_bytes / 1e6, gb_s=times.copy_gb_s, read=times.read_weights_ms))
+    return words
