@@ -38,7 +38,7 @@ def test_a_lane_breaks_lines_where_the_text_does_instead_of_drawing_return_marks
     pieces = ["psychology.", "\n\n", "<|im_end|>"]
     run = replace(run, rounds=[replace(r, next_piece=piece) for r, piece in zip(run.rounds, pieces)])
     lane = _lane(run, 3, speculative=False)
-    assert "white-space:pre-wrap" in lane and ">\n\n</span>" in lane and ">∎</span>" in lane
+    assert "white-space:pre-wrap" in lane and ">\n\n</span>" in lane and ">⟩</span>" in lane  # the end of a chat turn has its own mark
     assert "↵" not in lane
 
 

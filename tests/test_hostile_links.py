@@ -158,7 +158,7 @@ def test_an_imported_prompt_with_directives_and_bidi_controls_is_drawn_inert(tmp
 
     monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(tmp_path / "archive.sqlite"))
     cached_run.clear()
-    trace = json.loads(cached_run("tiny", "cpu", "lm", "春山", DecodeSettings(k=3, seed=31, max_new_tokens=8))[0])
+    trace = json.loads(cached_run("tiny", "cpu", "lm", "春山", DecodeSettings(k=3, seed=31, max_new_tokens=8)))
     trace["prompt_text"] = "\u202e:material/lock: 春山"
     Archive(tmp_path / "archive.sqlite").import_json(json.dumps(trace, ensure_ascii=False))
     app = open_page("archive", "en", pair="tiny")

@@ -1,11 +1,17 @@
 """A causal LM as the scribe: a smaller model sharing the target's tokenizer."""
 from __future__ import annotations
 
+import functools
+from typing import Callable
+
 import torch
 from transformers import PreTrainedModel
 
 from specdec_core.runtimes.cached_lm import last_logits
+from specdec_core.runtimes.int8_linear import int8_copy
 from specdec_core.runtimes.lean_llama import cached_lm_for
+
+QUANTISED = "int8-master"  # the master's own weights rounded to int8 rows: the master in cheaper ink
 
 
 class LMDraft:
@@ -45,3 +51,9 @@ class LMDraft:
     def batch_next_logits(self, sequences: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         logits = self.over_vocab(last_logits(self.model, sequences)[:, -1])
         return logits, torch.ones(len(sequences), dtype=torch.bool, device=logits.device)
+
+
+def quantised_master(target: PreTrainedModel, vocab_size: int) -> Callable[[], LMDraft]:
+    """The int8-master scribe of a CPU target, its copy made on first use and then shared by every run."""
+    quantised = functools.cache(lambda: int8_copy(target))
+    return lambda: LMDraft(QUANTISED, quantised(), vocab_size)

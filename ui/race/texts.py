@@ -33,7 +33,7 @@ TEXT = Texts(
             "and the lane stops there.",
         },
         "verdict": {
-            "zh": "速度是墨卿獨寫的 {x:.2f} 倍：{runs} 次量測的中位數，最慢 {low:.2f} 倍、最快 {high:.2f} 倍。"
+            "zh": "速度是墨卿獨寫的 {x:.2f} 倍：{runs} 次量測的中位數，各次介於 {low:.2f} 與 {high:.2f} 倍之間。"
             "上面重播的是中位數那一次：師徒合寫 {n_fast} 字用了 {fast:.2f} 秒，墨卿獨寫 {n_slow} 字用了 {slow:.2f} 秒；比的是每秒寫幾字。",
             "en": "{x:.2f} times as fast as the master alone: the median of {runs} runs, which ranged from {low:.2f}× to {high:.2f}×. "
             "The replay above is the median run: master and scribe wrote {n_fast} tokens in {fast:.2f} s, the master alone "

@@ -103,9 +103,9 @@ def display_piece(piece: str) -> str:
 
 
 def prose_piece(piece: str) -> str:
-    """How a token reads in running text (the race's lanes): control tokens become a mark, line breaks
-    and spaces stay as written, for a lane that keeps them (white-space: pre-wrap)."""
-    return "∎" if SPECIAL.match(piece) else piece
+    """How a token reads in running text (the race's lanes): a control token becomes its own mark, line
+    breaks and spaces stay as written, for a lane that keeps them (white-space: pre-wrap)."""
+    return CONTROL_MARKS.get(piece, OTHER_CONTROL_MARK) if SPECIAL.match(piece) else piece
 
 
 def chart_piece(piece: str) -> str:
