@@ -17,11 +17,11 @@ if "url_adopted" not in st.session_state:
 
 from ui.shared.pages import PAGE_TITLES, page_title  # noqa: E402  (after the word above: these load torch)
 from ui.shared.run_slots import page_slot  # noqa: E402
-from ui.shared.server_guard import refuse_clear_cache  # noqa: E402
+from ui.shared.server_guard import install_server_guards  # noqa: E402
 from ui.shared.sidebar import presenter_strip, shared_sidebar  # noqa: E402
 from ui.shared.theme import apply_look  # noqa: E402
 
-refuse_clear_cache()  # before any page: the models and runs a class shares stay loaded
+install_server_guards()  # before any page: what one visitor may not make the shared server do
 with page_slot():
     shared_sidebar()
     opening.empty()

@@ -43,14 +43,19 @@ def app_server(archive: Path | None = None, log: Path | None = None, timeout: fl
 
 
 @contextmanager
-def app_process(archive: Path | None = None, log: Path | None = None, timeout: float = 120) -> Iterator[tuple[str, int]]:
-    """app_server's server, yielding its base URL and process id (to read its memory)."""
+def app_process(
+    archive: Path | None = None, log: Path | None = None, timeout: float = 120, wrapper: tuple[str, ...] = ()
+) -> Iterator[tuple[str, int]]:
+    """app_server's server, yielding its base URL and process id (to read its memory).
+
+    wrapper: a command the server runs under (strace, say); the process id is then the wrapper's.
+    """
     port = free_port()
     env = dict(os.environ)
     if archive is not None:
         env["SCRIPTORIUM_ARCHIVE"] = str(archive)
     command = [
-        sys.executable, "-m", "streamlit", "run", "app.py",
+        *wrapper, sys.executable, "-m", "streamlit", "run", "app.py",
         "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
     ]

@@ -16,6 +16,7 @@ from ui.shared.i18n import language, markdown_literal, without_bidi
 from ui.shared.models import cached_pair, device_names, pair_names
 from ui.shared.run_slots import run_slot
 from ui.shared.scribes import scribe_label
+from ui.shared.server_guard import free_session_uploads
 
 CHOSEN = "archive_run"  # the selectbox's key; a click on the table's row sets it too
 KEPT = "archive_kept"  # the chosen run, kept past a visit to another page (Streamlit forgets a widget's state there)
@@ -173,6 +174,7 @@ def import_section() -> None:
     outcome = st.session_state.pop("archive_outcome", None)
     if outcome is not None and uploaded is not None:
         (st.success if outcome.ok else st.error)(outcome.message)
+        free_session_uploads()  # the file is in the archive or refused: the server holds it no longer (#38)
 
 
 def runs_section(store: Archive, choices: dict[str, list], total: int) -> None:
