@@ -7,7 +7,7 @@ READY := $(VENV)/.requirements-installed
 .PHONY: app test training-env lock clean-venv
 
 app: $(READY)
-	$(BIN)/streamlit run app.py
+	$(BIN)/python serve.py
 
 test: $(READY)
 	$(BIN)/python -m pytest

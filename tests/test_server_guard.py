@@ -183,3 +183,10 @@ def test_a_foreign_origin_websocket_is_refused_without_asking_the_network(tmp_pa
     assert result.page_error == "" and result.knock_status == 403
     assert result.outside_connects == [], json.dumps(result.outside_connects, indent=1)
     assert "Did not auto detect external IP" not in result.log and "Traceback" not in result.log
+
+
+def test_the_guards_hold_before_any_page_is_opened(tmp_path):
+    """Streamlit runs no app code until a first page: the launcher (serve.py) installs the guards before it listens."""
+    with app_process(archive=tmp_path / "archive.sqlite", log=tmp_path / "server.log") as (base, _):
+        metrics = requests.get(f"{base}/_stcore/metrics", timeout=30)
+    assert metrics.status_code == 404

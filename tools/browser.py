@@ -55,7 +55,7 @@ def app_process(
     if archive is not None:
         env["SCRIPTORIUM_ARCHIVE"] = str(archive)
     command = [
-        *wrapper, sys.executable, "-m", "streamlit", "run", "app.py",
+        *wrapper, sys.executable, "serve.py",  # streamlit run app.py, the guards installed before it listens
         "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
     ]

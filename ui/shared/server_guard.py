@@ -1,10 +1,9 @@
 """What a visitor may not make a class server do: empty shared caches, hoard uploads, look itself up, read its metrics.
 
-Each guard changes one Streamlit behaviour in place, for the whole server process, and says why. The frame
-(app.py) installs them all with `install_server_guards()` before any page runs, so they hold from the first
-page a visitor opens. Streamlit runs no code of the app before that first page: a server started and never
-visited runs without them (the metrics, uploads and foreign-Origin lookups below need a session or a
-request that comes after the first page in any real class, but a hostile first visitor comes before it).
+Each guard changes one Streamlit behaviour in place, for the whole server process, and says why. The
+launcher (serve.py, which `make app` and the tests use) installs them all with `install_server_guards()`
+before the server listens; the frame (app.py) installs them again before any page runs, for a server
+started with a plain `streamlit run app.py`, which runs no code of the app until its first page.
 """
 from __future__ import annotations
 

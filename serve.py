@@ -1,0 +1,17 @@
+"""Start the class server: `streamlit run app.py`, with the server's guards installed before it listens.
+
+Streamlit runs none of the app's code until the first page is opened, so guards installed by the frame
+alone (app.py calls them too) would leave a server that nobody has visited yet open to a hostile first
+visitor. `make app` starts the app this way; any `streamlit run` option may follow, e.g.
+`python serve.py --server.port 8600`.
+"""
+import sys
+
+from streamlit.web import cli
+
+from ui.shared.server_guard import install_server_guards
+
+if __name__ == "__main__":
+    install_server_guards()
+    sys.argv = ["streamlit", "run", "app.py", *sys.argv[1:]]
+    sys.exit(cli.main())
