@@ -4,7 +4,7 @@ Usage: .venv/bin/python -m tools.lecture_timings   (a few minutes; needs /usr/bi
 
 Prints: seconds per step in the scriptorium (button to new story), seconds until the proof page's
 and the speed lab's recorded results show (first visit, which seats the models, then warm), and a
-live 10,000-sample proof on the page. Run it on quiet cores: other work on the machine slows all of it.
+live proof on the page in class mode (2,000 samples, the page's default) and at 10,000. Run it on quiet cores: other work on the machine slows all of it.
 """
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from specdec_core.services import recorded
 from tools.browser import VIEWPORT, app_server, chromium, open_page, wait_ready
 
 STORY_CHANGED = "old => document.querySelector('[data-testid=stAlert]').innerText !== old"
@@ -42,13 +43,13 @@ def recorded_shown(browser, base: str, name: str) -> float:
     return seconds
 
 
-def live_proof(browser, base: str) -> float:
+def live_proof(browser, base: str, samples: int) -> float:
     page = browser.new_context(viewport=VIEWPORT).new_page()
-    open_page(page, base, "proof", expect="Start sampling", language="en")
+    open_page(page, base, "proof", expect="Start sampling", language="en", samples=str(samples))
     started = time.monotonic()
     page.get_by_role("button", name="Start sampling").click()
     page.get_by_text(RECORDED).first.wait_for(state="detached", timeout=60_000)  # the live run took its place
-    page.get_by_text("10,000 of 10,000 samples").first.wait_for(timeout=300_000)
+    page.get_by_text(f"{samples:,} of {samples:,} samples").first.wait_for(timeout=300_000)
     page.get_by_text("cannot be told apart from the exact distribution").first.wait_for(timeout=300_000)
     return time.monotonic() - started
 
@@ -59,7 +60,8 @@ def main() -> None:
             shown = {name: recorded_shown(browser, base, name) for name in ("proof", "speed_lab")}
             print(f"recorded results shown ({visit}): proof {shown['proof']:.2f} s, speed lab {shown['speed_lab']:.2f} s")
         print("scriptorium steps:", " ".join(f"{s:.2f}" for s in steps(browser, base)), "s")
-        print(f"live 10,000-sample proof on the page: {live_proof(browser, base):.1f} s")
+        for samples in (recorded.PROOF_SAMPLES, 10_000):
+            print(f"live {samples:,}-sample proof on the page: {live_proof(browser, base, samples):.1f} s")
 
 
 if __name__ == "__main__":
