@@ -10,7 +10,7 @@ import math
 
 import streamlit as st
 
-from specdec_core.algorithm.trace import Round, Trace
+from specdec_core.algorithm.trace import Round, Trace, between_prompt_and_text, prompt_and_text
 from ui.archive.store import keep_run
 from ui.scriptorium import worked
 from ui.scriptorium.handout import sheet_svg
@@ -110,9 +110,12 @@ def _worked_round(r: Round, moment: Moment) -> None:
 
 def whole_text(trace: Trace) -> str:
     """The prompt as the reader typed it (a chat pair's model reads it inside a template whose system
-    turn is no part of the text), then what was written."""
+    turn is no part of the text), then what was written: a chat answer a blank line below its question,
+    a continuation straight after its opening (the CLI's prompt_and_text)."""
     typed = trace.extra.get("prompt_as_typed")
-    return (typed if isinstance(typed, str) else trace.prompt_text) + trace.text
+    if not isinstance(typed, str):
+        return prompt_and_text(trace)
+    return typed + between_prompt_and_text(trace) + trace.text
 
 
 def _advance(total: int) -> None:
@@ -221,7 +224,7 @@ def _slot_label(r: Round, i: int, judged: bool) -> str:
     judged the line); the piece escaped (tabs draw Markdown)."""
     if i < len(r.drafted):
         return f"{i + 1} · {markdown_literal(display_piece(r.drafted[i].piece))}"
-    return f"{TEXT('new_slot')} · {markdown_literal(display_piece(r.next_piece)) if judged else '？'}"
+    return f"{TEXT('new_slot')} · {markdown_literal(display_piece(r.next_piece)) if judged else TEXT('unjudged')}"
 
 
 def _decision(step, checked: bool, revealed: bool) -> None:

@@ -113,6 +113,7 @@ TEXT = Texts(
         },
         "position": {"zh": "看一個位置", "en": "Look at one position"},
         "new_slot": {"zh": "新字", "en": "new"},
+        "unjudged": {"zh": "？", "en": "?"},  # the new token's piece, before the master has judged the line
         "p": {"zh": "墨卿 p", "en": "master p"},
         "q": {"zh": "阿速 q", "en": "scribe q"},
         "min": {"zh": "min(p, q)：兩人一致的部分", "en": "min(p, q): where they agree"},
