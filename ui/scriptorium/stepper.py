@@ -7,13 +7,14 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from urllib.parse import urlencode
 
 import streamlit as st
 
 from specdec_core.algorithm.trace import Round, Trace, between_prompt_and_text, prompt_and_text
 from ui.archive.store import keep_run
 from ui.scriptorium import worked
-from ui.scriptorium.handout import sheet_svg
+from ui.scriptorium.handout import handout_svg
 from ui.scriptorium.moments import Moment, correction_steps, ended_in_draft, moments, next_correction, positions, progress_at
 from ui.scriptorium.plots import cache_figure, candidate_figure
 from ui.scriptorium.sheet import display_piece, sheet_html
@@ -77,10 +78,17 @@ def _stepper(trace: Trace, presenter: bool, file_run: bool) -> None:
         labels = _labels("master", "scribe", "before", "after", "rolled", "kept", "dropped") | {"axis": TEXT("cache_axis")}
         chart(st, cache_figure(r, labels, scribe_cache))
         st.caption(TEXT("cache_note" if scribe_cache else "cache_note_no_scribe"))
-    st.download_button(TEXT("handout"), sheet_svg(trace, moment), file_name=f"sheet-step-{st.session_state['moment']}.svg",
+    handout = handout_svg(trace, moment, _share_link(), st.session_state.get("show_struck", True))
+    st.download_button(TEXT("handout"), handout, file_name=f"sheet-step-{st.session_state['moment']}.svg",
                        mime="image/svg+xml", key="sheet_svg", help=TEXT("handout_help"))
     with st.expander(TEXT("full_text")):
         st.markdown(markdown_literal(whole_text(trace)))
+
+
+def _share_link() -> str:
+    """The page's address with the query that reopens this run: the sidebar writes every setting there, and a
+    replay its run's number (st.context.url has no query; it is None outside a browser)."""
+    return f"{st.context.url or ''}?{urlencode(st.query_params.to_dict())}"
 
 
 def _file_once(trace: Trace) -> None:

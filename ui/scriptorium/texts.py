@@ -85,8 +85,9 @@ TEXT = Texts(
         },
         "handout": {"zh": "下載這張稿紙（SVG）", "en": "Download this sheet (SVG)"},
         "handout_help": {
-            "zh": "講義用：這一步的稿紙，印在任何大小都清楚。每張圖表右上角的相機按鈕也能存成 SVG。",
-            "en": "For handouts: the sheet at this step, sharp at any size. Every chart's camera button saves an SVG too.",
+            "zh": "講義用：這一步的稿紙，連同標題、設定、計數、圖例與重開這一次抄寫的網址，印在任何大小都清楚。每張圖表右上角的相機按鈕也能存成 SVG。",
+            "en": "For handouts: the sheet at this step with a title, the settings, the counters, a legend and the link that "
+            "reopens this run, sharp at any size. Every chart's camera button saves an SVG too.",
         },
         "worked": {"zh": "這一輪，一步一步算", "en": "This round, worked by hand"},
         "worked_intro": {
