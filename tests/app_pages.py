@@ -1,6 +1,9 @@
 """Open one page of the app in Streamlit's AppTest, with settings given as the URL would give them."""
 from streamlit.testing.v1 import AppTest
 
+from ui.shared.i18n import UNIT_BLANK
+from ui.shared.units import unit_words
+
 TIMEOUT = 120  # the first run imports torch and loads the models
 
 
@@ -16,6 +19,12 @@ def open_page(page: str, language: str = "zh", **query: str) -> AppTest:
 
 
 
+
+
+def shown_words(texts, key: str, language: str, unit: str) -> str:
+    """A text with its unit blanks filled as a page shows them for a pair that writes in `unit` (other blanks kept)."""
+    words = unit_words(language, unit)
+    return UNIT_BLANK.sub(lambda blank: words[blank[0][1:-1]], texts.table[key][language])
 
 
 def set_setting(app: AppTest, key: str, value) -> AppTest:

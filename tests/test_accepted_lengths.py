@@ -5,7 +5,7 @@ import json
 from dataclasses import replace
 
 import pytest
-from app_pages import open_page
+from app_pages import open_page, shown_words
 
 from specdec_core.algorithm.theory import accepted_length_law, expected_tokens_per_round
 from specdec_core.decoding.generate import speculative_generate
@@ -53,7 +53,7 @@ def test_the_chart_draws_the_counts_and_the_law():
 def test_the_scriptorium_shows_the_run_against_the_law(language):
     app = open_page("scriptorium", language, pair="tiny", k="3", max_new="24")
     assert not app.exception
-    assert TEXT.table["a_title"][language] in [e.label for e in app.expander]
+    assert shown_words(TEXT, "a_title", language, "character") in [e.label for e in app.expander]
     figure = json.loads(next(e for e in app.get("plotly_chart") if e.proto.id.endswith("accepted_chart")).proto.spec)
     bars = figure["data"][0]
     shown = [c.value for c in app.caption]

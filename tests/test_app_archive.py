@@ -165,8 +165,8 @@ def test_the_table_has_short_headers_so_every_column_fits(store):
     assert headers[-1] == "Source" and max(len(h) for h in headers) <= 12, headers
 
 
-BILLION = {"zh": "新寫字數要在 1 到 100000 之間", "en": "the number of new tokens must be from 1 to 100000"}
-PAST_CONTEXT = {"zh": "開頭 200 個詞元加上 12 個新字放不下", "en": "a prompt of 200 tokens and 12 new ones do not fit"}
+BILLION = {"zh": "新寫詞元數要在 1 到 100000 之間", "en": "the number of new tokens must be from 1 to 100000"}
+PAST_CONTEXT = {"zh": "開頭 200 個詞元加上 12 個新詞元放不下", "en": "a prompt of 200 tokens and 12 new ones do not fit"}
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])

@@ -1,6 +1,6 @@
 """The race page in AppTest: both runs measured, written out in full before a start, and the ratio named."""
 import pytest
-from app_pages import open_page
+from app_pages import open_page, shown_words
 
 from ui.race.texts import TEXT
 
@@ -50,7 +50,7 @@ def test_the_race_is_the_median_of_several_runs_told_with_when_and_a_legend(lang
     verdict = app.success[0].value
     assert ("3 次量測的中位數" if language == "zh" else "the median of 3 runs") in verdict
     captions = [c.value for c in app.caption]
-    assert TEXT.table["legend"][language] in captions
+    assert shown_words(TEXT, "legend", language, "character") in captions
     note = next(c for c in captions if c.startswith("量於" if language == "zh" else "Measured at"))
     assert TEXT.table["ago_now"][language] in note and "just now" not in note
 
@@ -60,7 +60,7 @@ def test_each_lane_stops_at_the_end_mark():
     app = open_page("race", "en", **ENDS_EARLY)
     for lane in lanes(app):
         assert lane.count("∎") == 1 and lane.rstrip().endswith("∎</span></div>")
-    assert "9 of 9 tokens" in [c.value.split(",")[0] for c in app.caption]
+    assert "9 of 9 characters" in [c.value.split(",")[0] for c in app.caption]
 
 
 def test_time_it_again_in_a_fresh_session_is_not_another_sessions_result():

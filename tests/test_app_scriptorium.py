@@ -62,7 +62,7 @@ def test_changing_k_changes_the_run():
     assert not one.exception
     assert one.session_state["choice"].settings.k == 1
     assert three.session_state["moment_of"] != one.session_state["moment_of"]
-    assert "drafted 1 tokens" in one.info[0].value
+    assert "drafted 1 characters" in one.info[0].value
 
 
 def test_an_archived_run_replays_exactly():
@@ -74,7 +74,7 @@ def test_an_archived_run_replays_exactly():
     assert not replay.exception
     assert any("Replaying archived run" in i.value for i in replay.info)
     # the sidebar now says k=1, yet the stored run's lines of three are shown
-    assert any("drafted 3 tokens" in i.value for i in replay.info)
+    assert any("drafted 3 characters" in i.value for i in replay.info)
 
 
 def test_a_chat_pair_writes_an_answer_and_its_whole_text_has_no_template():
@@ -146,7 +146,7 @@ def test_the_default_runs_last_step_agrees_with_the_sheet_and_the_counter():
     before_last = sum(len(r.new_tokens) for r in trace.rounds[:-1])
     story = app.info[-1].value
     assert metrics(app)[0] == str(len(trace.tokens))
-    assert re.search(r"這一輪得 (\d+) 字", story).group(1) == str(len(trace.tokens) - before_last)
+    assert re.search(r"這一輪得 (\d+) 個字", story).group(1) == str(len(trace.tokens) - before_last)
     quoted = re.findall(r"「(.+?)」", story)
     every_new = [piece for r in trace.rounds for piece in [s.piece for s in r.drafted[: r.n_accepted]] + [r.next_piece]]
     written = [display_piece(piece) for piece in every_new[: len(trace.tokens)]]

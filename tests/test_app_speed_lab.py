@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from app_pages import open_page, set_setting
+from app_pages import open_page, set_setting, shown_words
 
 from ui.speed_lab.texts import TEXT
 
@@ -15,7 +15,8 @@ METRICS = ["m_alpha", "m_c", "m_verify", "m_tokens", "m_tps_spec", "m_tps_plain"
 
 
 def words(key: str, language: str = "en") -> str:
-    return TEXT.table[key][language]
+    """As shown for the tiny and poetry pairs, which write characters."""
+    return shown_words(TEXT, key, language, "character")
 
 
 def change_sidebar(app, **settings):
@@ -112,7 +113,7 @@ def test_the_teaching_notes_use_this_measurements_numbers():
     app = measured(open_page("speed_lab", "en", k="3", **SMALL))
     notes = " ".join(m.value for m in app.markdown if m.value.startswith("- "))
     verify = next(m.value for m in app.metric if m.label == words("m_verify"))
-    assert "glance over 4 positions" in notes and f"cost {verify} one-token forwards" in notes
+    assert "glance over 4 positions" in notes and f"cost {verify} one-character forwards" in notes
 
 
 def test_the_recorded_verdict_sets_the_measured_glance_beside_the_theory():

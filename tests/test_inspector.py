@@ -66,3 +66,26 @@ def test_a_small_p_over_q_reads_as_the_worked_table_reads_it():
     assert ratio_text(0.0012) == "0.0012" and ratio_text(0.05) == "0.050" and ratio_text(0.00003) == "3.0e-05"
     assert ratio_text(2.5) == "2.50" and ratio_text(0.53) == "0.53" and ratio_text(0.0) == "0.00"
     assert all(float(ratio_text(x)) > 0 for x in (1e-9, 0.0004, 0.004, 0.0999))
+
+
+def test_the_unjudged_new_tokens_mark_is_in_the_readers_language(shaky):
+    """#36: the pill of the new token read "new · ？" with a full-width question mark in English too."""
+    import streamlit as st
+
+    r = shaky[0].rounds[0]
+    assert _slot_label(r, len(r.drafted), judged=False) == "new · ?"
+    st.session_state["language"] = "zh"
+    assert _slot_label(r, len(r.drafted), judged=False).endswith(" · ？")
+
+
+def test_the_whole_text_sets_a_chat_answer_apart_from_its_question(shaky):
+    """#36: the scriptorium's whole text read "purr?The answer…": a chat answer glued to its question."""
+    from ui.scriptorium.stepper import whole_text
+
+    chat = Trace.from_json(shaky[0].to_json())
+    chat.extra.update(prompt_as_typed="Why do cats purr?", answer_is_a_turn=True)
+    assert whole_text(chat) == "Why do cats purr?\n\n" + chat.text
+    chat.extra.pop("prompt_as_typed")  # a trace filed before runs kept the typed prompt: its own question
+    assert whole_text(chat) == chat.prompt_text + "\n\n" + chat.text
+    verse = shaky[0]  # a continuation follows its opening directly
+    assert verse.extra["answer_is_a_turn"] is False and whole_text(verse) == verse.prompt_text + verse.text

@@ -25,6 +25,7 @@ from ui.speed_lab.plots import (
     top_with_headroom,
     verdict,
 )
+from ui.shared.units import unit_words
 from ui.speed_lab.texts import TEXT
 
 CURVE_LABELS = {key: key for key in ("title", "k", "speedup", "theory", "paper", "measured", "earlier", "best", "plain")}
@@ -219,9 +220,9 @@ def test_the_verdict_sets_the_capped_measurement_beside_the_theory(language):
     numbers = verdict(result)[1]
     assert numbers["cap"] == 6.0 and numbers["glances"] == 4 and numbers["tokens"] == pytest.approx(6.89, abs=0.005)
     assert glance_note(numbers) == "glance_capped"
-    sentence = TEXT.table[glance_note(numbers)][language].format(**numbers)
+    sentence = TEXT.table[glance_note(numbers)][language].format(**numbers, **unit_words(language, "character"))
     assert all(figure in sentence for figure in ("6.00", "6.89", "24", "= 7", " 4 "))
-    fast = TEXT.table["fast"][language].format(**numbers)
+    fast = TEXT.table["fast"][language].format(**numbers, **unit_words(language, "character"))
     assert "6.89" in fast and ("照定理" if language == "zh" else "By the theory") in fast
 
 

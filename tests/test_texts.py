@@ -4,6 +4,7 @@ import pathlib
 import string
 
 from ui.shared.i18n import Texts
+from ui.shared.units import UNIT_FIELDS
 
 # a page's texts.py, and any section's own *_texts.py beside it
 TEXT_FILES = sorted(pathlib.Path("ui").glob("*/*texts.py"))
@@ -18,7 +19,9 @@ ENTRIES = [
 
 
 def blanks(text: str) -> set[str]:
-    return {field for _, field, _, _ in string.Formatter().parse(text) if field}
+    """The blanks a page fills in: the run's unit ({unit}, {units}…) is Texts' own, and a language may say it
+    once where the other says it twice, or not at all ("red ink")."""
+    return {field for _, field, _, _ in string.Formatter().parse(text) if field} - set(UNIT_FIELDS)
 
 
 def test_every_page_has_its_words():

@@ -32,6 +32,16 @@ RUN_DEFAULTS = {
 }
 
 
+# What one token of a pair is, in a reader's words: the char-level pairs write one character per token;
+# SmolLM2's BPE pieces, and any two models of a teacher's own, are tokens (a piece of a word, a space…).
+WRITING_UNITS = {"poetry": "character", "tiny": "character"}
+
+
+def writing_unit(name: str) -> str:
+    """"character" or "token": the unit a pair writes in, named on every page that counts what a run wrote."""
+    return WRITING_UNITS.get(name, "token")
+
+
 def run_defaults(name: str) -> RunDefaults:
     """A pair's own defaults; any other pair (two models of a teacher's own) takes the common ones."""
     return RUN_DEFAULTS.get(name, RunDefaults())

@@ -1,40 +1,126 @@
-"""The sheet as an SVG for handouts: the same cells as on screen (ink, seals, the red brush, the bonus)."""
+"""The sheet as an SVG for handouts: the same cells as on screen (ink, seals, the red brush, the bonus), and
+the handout around it, which stands alone on paper: a title, the run's settings, its counters at this
+step, a legend of every mark the sheet draws, and the link that reopens the run."""
 from __future__ import annotations
 
+from textwrap import wrap
 from xml.sax.saxutils import escape
 
 from specdec_core.algorithm.trace import Trace
-from ui.scriptorium.moments import Moment
+from specdec_core.pairs.registry import writing_unit
+from specdec_core.settings import DecodeSettings
+from ui.scriptorium.handout_texts import TEXT
+from ui.scriptorium.moments import Moment, moments, progress_at
 from ui.scriptorium.sheet import display_piece, sheet_cells
+from ui.shared.i18n import language
+from ui.shared.scribes import scribe_label
 from ui.shared.theme import INK, LIGHT_INK, PAPER, VERMILION
+from ui.shared.units import unit_words
 
 CELL, PER_LINE, MARGIN = 48, 20, 12  # px a cell, cells a line
-COLOURS = {"prompt": "#6d6659", "draft": LIGHT_INK, "struck": LIGHT_INK, "discarded": "#8f8676", "corrected": VERMILION}
+WIDTH = 2 * MARGIN + PER_LINE * CELL
+COLOURS = {"prompt": "#6d6659", "draft": LIGHT_INK, "struck": LIGHT_INK, "discarded": "#8f8676",
+           "corrected": VERMILION}
+PROMPT_PAPER = "#efe6d2"
+FONT = "Noto Serif CJK TC, serif"
+LEGEND = ("prompt", "draft", "sealed", "struck", "discarded", "corrected", "bonus")  # every kind of cell the sheet draws
+LEGEND_CELL, LEGEND_COLUMNS = 32, 2
+LINK_CHARACTERS = 120  # a long link (a long prompt) is broken over lines: SVG text does not wrap
 
 
 def sheet_svg(trace: Trace, moment: Moment, show_struck: bool = True) -> str:
+    """The sheet alone."""
+    parts, height = _sheet(trace, moment, show_struck, top=0)
+    return _svg(height, parts)
+
+
+def handout_svg(trace: Trace, moment: Moment, link: str, show_struck: bool = True) -> str:
+    """The handout in the reader's language: title, settings, counters, the sheet, the legend, the link."""
+    words = unit_words(language(), writing_unit(trace.pair))  # the unit of the run on paper, not of the sidebar
+    steps = moments(trace)
+    step = steps.index(moment) + 1
+    parts, y = [], MARGIN
+    for text, size in ((TEXT.plain("h_title", step=step, steps=len(steps)), 22), (_settings(trace, words), 14),
+                       (_counters(trace, moment, words), 14)):
+        y += size + 8
+        parts.append(_text(MARGIN, y, text, size))
+    sheet, height = _sheet(trace, moment, show_struck, top=y + 8)
+    parts += sheet
+    y += 8 + height
+    legend, y = _legend(trace, moment, y + 8)
+    parts += legend
+    y += 10
+    for line in [TEXT.plain("h_link"), *wrap(link, LINK_CHARACTERS, break_on_hyphens=False)]:
+        y += 18
+        parts.append(_text(MARGIN, y, line, 12, family="monospace"))
+    return _svg(y + MARGIN, parts)
+
+
+def _settings(trace: Trace, words: dict) -> str:
+    settings = DecodeSettings.from_dict(trace.settings)  # a trace's settings are checked when it is read
+    return TEXT.plain("h_settings", pair=trace.pair, scribe=scribe_label(trace.scribe), k=settings.k,
+                      temperature=settings.sampling.temperature, top_p=settings.sampling.top_p, noise=settings.noise,
+                      seed=settings.seed, length=settings.max_new_tokens, **words)
+
+
+def _counters(trace: Trace, moment: Moment, words: dict) -> str:
+    """The screen's counters at this step (at the last step, the run's own: summarize's numbers)."""
+    now = progress_at(trace, moment)
+    per_glance = f"{now.tokens / now.target_forwards:.2f}" if now.target_forwards else "—"
+    alpha = "—" if now.alpha is None else f"{now.alpha:.2f}"
+    return TEXT.plain("h_counters", tokens=now.tokens, glances=now.target_forwards, alpha=alpha, per_glance=per_glance,
+                      **words)
+
+
+def _legend(trace: Trace, moment: Moment, top: int) -> tuple[list[str], int]:
+    """A sample cell of every kind, named, in two columns; then the control tokens' marks."""
+    sample = next((display_piece(p) for p, kind, *_ in sheet_cells(trace, moment) if kind != "prompt"), "·")
+    parts, column_width = [], (WIDTH - 2 * MARGIN) // LEGEND_COLUMNS
+    for i, kind in enumerate(LEGEND):
+        x = MARGIN + (i % LEGEND_COLUMNS) * column_width
+        y = top + (i // LEGEND_COLUMNS) * (LEGEND_CELL + 6)
+        parts += _cell(x, y, sample, kind, LEGEND_CELL)
+        parts.append(_text(x + LEGEND_CELL + 10, y + LEGEND_CELL * 0.7, TEXT.plain("h_" + kind), 14))
+    y = top + -(-len(LEGEND) // LEGEND_COLUMNS) * (LEGEND_CELL + 6) + 16
+    parts.append(_text(MARGIN, y, TEXT.plain("h_marks"), 14))
+    return parts, y
+
+
+def _sheet(trace: Trace, moment: Moment, show_struck: bool, top: int) -> tuple[list[str], int]:
     cells = sheet_cells(trace, moment, show_struck)
     lines = max(1, -(-len(cells) // PER_LINE))
-    width, height = 2 * MARGIN + PER_LINE * CELL, 2 * MARGIN + lines * CELL
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
-             f'<rect width="{width}" height="{height}" fill="{PAPER}"/>']
+    parts = []
     for i, (piece, kind, _, _) in enumerate(cells):
-        x, y = MARGIN + (i % PER_LINE) * CELL, MARGIN + (i // PER_LINE) * CELL
+        x, y = MARGIN + (i % PER_LINE) * CELL, top + MARGIN + (i // PER_LINE) * CELL
         parts += _cell(x, y, display_piece(piece), kind)
-    return "".join(parts) + "</svg>"
+    return parts, 2 * MARGIN + lines * CELL
 
 
-def _cell(x: int, y: int, text: str, kind: str) -> list[str]:
+def _svg(height: float, parts: list[str]) -> str:
+    size = f'width="{WIDTH}" height="{height:.0f}"'
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" {size} viewBox="0 0 {WIDTH} {height:.0f}">'
+            f'<rect {size} fill="{PAPER}"/>' + "".join(parts) + "</svg>")
+
+
+def _text(x: float, y: float, text: str, size: int, family: str = FONT) -> str:
+    return f'<text x="{x}" y="{y:.0f}" font-size="{size}" font-family="{family}" fill="{INK}">{escape(text)}</text>'
+
+
+def _cell(x: int, y: int, text: str, kind: str, size: int = CELL) -> list[str]:
     border = VERMILION if kind == "corrected" else INK if kind == "bonus" else "#e3d8bf"
     dash = ' stroke-dasharray="4 3"' if kind in ("draft", "discarded") else ""
     weight = ' font-weight="700"' if kind in ("corrected", "bonus") else ""
-    out = [f'<rect x="{x + 1}" y="{y + 1}" width="{CELL - 2}" height="{CELL - 2}" fill="none" stroke="{border}"'
+    seal, inset = size * 10 // CELL, size // 6
+    fill = PROMPT_PAPER if kind == "prompt" else "none"  # the prompt on grey, as on screen
+    out = [f'<rect x="{x + 1}" y="{y + 1}" width="{size - 2}" height="{size - 2}" fill="{fill}" stroke="{border}"'
            f' stroke-width="{2 if kind == "bonus" else 1}"{dash}/>',
-           f'<text x="{x + CELL / 2}" y="{y + CELL * 0.7}" text-anchor="middle" font-size="{CELL * 0.6:.0f}"'
-           f' font-family="Noto Serif CJK TC, serif" fill="{COLOURS.get(kind, INK)}"{weight}>{escape(text)}</text>']
+           f'<text x="{x + size / 2}" y="{y + size * 0.7}" text-anchor="middle" font-size="{size * 0.6:.0f}"'
+           f' font-family="{FONT}" fill="{COLOURS.get(kind, INK)}"{weight}>{escape(text)}</text>']
     if kind == "sealed":
-        out.append(f'<rect x="{x + CELL - 12}" y="{y + CELL - 12}" width="10" height="10" fill="{VERMILION}"/>')
+        corner = size - seal - 2
+        out.append(f'<rect x="{x + corner}" y="{y + corner}" width="{seal}" height="{seal}" fill="{VERMILION}"/>')
     if kind in ("struck", "discarded"):
         # corner to corner, as on screen: a level line through "，" would read as 一
-        out.append(f'<line x1="{x + 8}" y1="{y + CELL - 8}" x2="{x + CELL - 8}" y2="{y + 8}" stroke="{VERMILION}" stroke-width="3"/>')
+        out.append(f'<line x1="{x + inset}" y1="{y + size - inset}" x2="{x + size - inset}" y2="{y + inset}"'
+                   f' stroke="{VERMILION}" stroke-width="3"/>')
     return out

@@ -7,13 +7,14 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from urllib.parse import urlencode
 
 import streamlit as st
 
-from specdec_core.algorithm.trace import Round, Trace
+from specdec_core.algorithm.trace import Round, Trace, between_prompt_and_text, prompt_and_text
 from ui.archive.store import keep_run
 from ui.scriptorium import worked
-from ui.scriptorium.handout import sheet_svg
+from ui.scriptorium.handout import handout_svg
 from ui.scriptorium.moments import Moment, correction_steps, ended_in_draft, moments, next_correction, positions, progress_at
 from ui.scriptorium.plots import cache_figure, candidate_figure
 from ui.scriptorium.sheet import display_piece, sheet_html
@@ -77,10 +78,17 @@ def _stepper(trace: Trace, presenter: bool, file_run: bool) -> None:
         labels = _labels("master", "scribe", "before", "after", "rolled", "kept", "dropped") | {"axis": TEXT("cache_axis")}
         chart(st, cache_figure(r, labels, scribe_cache))
         st.caption(TEXT("cache_note" if scribe_cache else "cache_note_no_scribe"))
-    st.download_button(TEXT("handout"), sheet_svg(trace, moment), file_name=f"sheet-step-{st.session_state['moment']}.svg",
+    handout = handout_svg(trace, moment, _share_link(), st.session_state.get("show_struck", True))
+    st.download_button(TEXT("handout"), handout, file_name=f"sheet-step-{st.session_state['moment']}.svg",
                        mime="image/svg+xml", key="sheet_svg", help=TEXT("handout_help"))
     with st.expander(TEXT("full_text")):
         st.markdown(markdown_literal(whole_text(trace)))
+
+
+def _share_link() -> str:
+    """The page's address with the query that reopens this run: the sidebar writes every setting there, and a
+    replay its run's number (st.context.url has no query; it is None outside a browser)."""
+    return f"{st.context.url or ''}?{urlencode(st.query_params.to_dict())}"
 
 
 def _file_once(trace: Trace) -> None:
@@ -110,9 +118,12 @@ def _worked_round(r: Round, moment: Moment) -> None:
 
 def whole_text(trace: Trace) -> str:
     """The prompt as the reader typed it (a chat pair's model reads it inside a template whose system
-    turn is no part of the text), then what was written."""
+    turn is no part of the text), then what was written: a chat answer a blank line below its question,
+    a continuation straight after its opening (the CLI's prompt_and_text)."""
     typed = trace.extra.get("prompt_as_typed")
-    return (typed if isinstance(typed, str) else trace.prompt_text) + trace.text
+    if not isinstance(typed, str):
+        return prompt_and_text(trace)
+    return typed + between_prompt_and_text(trace) + trace.text
 
 
 def _advance(total: int) -> None:
@@ -221,7 +232,7 @@ def _slot_label(r: Round, i: int, judged: bool) -> str:
     judged the line); the piece escaped (tabs draw Markdown)."""
     if i < len(r.drafted):
         return f"{i + 1} · {markdown_literal(display_piece(r.drafted[i].piece))}"
-    return f"{TEXT('new_slot')} · {markdown_literal(display_piece(r.next_piece)) if judged else '？'}"
+    return f"{TEXT('new_slot')} · {markdown_literal(display_piece(r.next_piece)) if judged else TEXT('unjudged')}"
 
 
 def _decision(step, checked: bool, revealed: bool) -> None:

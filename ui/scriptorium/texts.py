@@ -5,10 +5,10 @@ TEXT = Texts(
     {
         "title": {"zh": "御筆樓：逐輪抄寫", "en": "The scriptorium, round by round"},
         "intro": {
-            "zh": "阿速用淡墨一口氣寫一行（草稿 q）；墨卿一眼校完整行（目標 p 的一次前向計算），由左到右在接受的字上蓋朱印，"
-            "遇到第一個他不會這樣寫的字，就用朱筆刪去並親筆改正；整行都通過時，他再多寫一字。",
+            "zh": "阿速用淡墨一口氣寫一行（草稿 q）；墨卿一眼校完整行（目標 p 的一次前向計算），由左到右在接受的{unit}上蓋朱印，"
+            "遇到第一個他不會這樣寫的{unit}，就用朱筆刪去並親筆改正；整行都通過時，他再多寫一個{unit}。",
             "en": "A-Su dashes off a line in light ink (the draft q); Mo Qing checks it at one glance (one forward pass of the "
-            "target p), stamps a red seal on each character he accepts from the left, strikes the first one he would not "
+            "target p), stamps a red seal on each {unit} he accepts from the left, strikes the first one he would not "
             "have written with his red brush and writes his own; when the whole line passes, he adds one more.",
         },
         "replaying": {"zh": "正在重播卷宗第 {id} 號抄寫。", "en": "Replaying archived run no. {id}."},
@@ -24,48 +24,48 @@ TEXT = Texts(
         "corrections_one": {"zh": "這一卷只有 1 處朱筆改正。", "en": "This run has 1 correction."},
         "corrections_many": {"zh": "這一卷有 {n} 處朱筆改正。", "en": "This run has {n} corrections."},
         "no_correction": {
-            "zh": "這一卷沒有朱筆改正：墨卿看過的草稿字全部蓋印。想看朱筆，換一位較差的抄寫員，或到首頁按「看一次朱筆改正」。",
-            "en": "This run has no correction: the master sealed every drafted token he checked. To see the red brush, choose "
+            "zh": "這一卷沒有朱筆改正：墨卿看過的草稿{unit}全部蓋印。想看朱筆，換一位較差的抄寫員，或到首頁按「看一次朱筆改正」。",
+            "en": "This run has no correction: the master sealed every drafted {unit} he checked. To see the red brush, choose "
             "a poorer scribe, or press “Show a correction” on the home page.",
         },
-        "show_struck": {"zh": "保留前幾輪被刪的字", "en": "Keep earlier rounds' struck characters"},
-        "tokens": {"zh": "已寫字數", "en": "Tokens written"},
+        "show_struck": {"zh": "保留前幾輪被刪的{unit}", "en": "Keep earlier rounds' struck {units}"},
+        "tokens": {"zh": "已寫{unit}數", "en": "{Units} written"},
         "forwards": {"zh": "墨卿校閱次數", "en": "Master forward passes"},
-        "per_forward": {"zh": "每次校閱得字", "en": "Tokens per pass"},
+        "per_forward": {"zh": "每次校閱得{unit}數", "en": "{Units} per pass"},
         "alpha": {"zh": "目前接受率 α", "en": "α so far"},
         "legend": {
             "zh": "灰底：開頭　淡墨虛框：阿速的草稿　右下朱印：墨卿接受　朱線刪去：被退回　朱字：墨卿改正　粗框：整行通過後的加筆　"
             "控制符：▷ 篇首　∎ 篇末　⟨ ⟩ 對話一輪的開始與結束　◇ 其他",
             "en": "grey: the prompt · light dashed: A-Su's draft · red seal: accepted · struck in red: rejected · "
-            "red character: the master's correction · bold box: bonus after a full line · "
+            "red ink: the master's correction · bold box: bonus after a full line · "
             "control tokens: ▷ start of the text, ∎ end of the text, ⟨ ⟩ a chat turn's start and end, ◇ any other",
         },
         "stage_draft": {
-            "zh": "第 {round} 輪：阿速寫了 {n} 個字，墨卿還沒看。",
-            "en": "Round {round}: A-Su has drafted {n} tokens; the master has not looked yet.",
+            "zh": "第 {round} 輪：阿速寫了 {n} 個{unit}，墨卿還沒看。",
+            "en": "Round {round}: A-Su has drafted {n} {units}; the master has not looked yet.",
         },
         "stage_seal": {
             "zh": "第 {round} 輪：墨卿一眼看完整行，從左起蓋了 {sealed} 個印。",
             "en": "Round {round}: the master read the whole line at one glance and has sealed {sealed} from the left.",
         },
         "stage_corrected": {
-            "zh": "第 {round} 輪：第 {at} 字「{bad}」墨卿不會這樣寫，朱筆改為「{good}」，後面的草稿作廢。這一輪得 {gain}。",
+            "zh": "第 {round} 輪：第 {at} 個{unit}「{bad}」墨卿不會這樣寫，朱筆改為「{good}」，後面的草稿作廢。這一輪得 {gain}。",
             "en": "Round {round}: the master would not write “{bad}” at position {at}; his red brush writes “{good}” "
             "and the rest of the line is discarded. This round gains {gain}.",
         },
         "stage_bonus": {
-            "zh": "第 {round} 輪：整行 {n} 字全部蓋印，墨卿從同一次校閱中再加一字「{good}」。這一輪得 {gain}。",
-            "en": "Round {round}: all {n} drafted tokens are sealed, and the same glance gives the master one more, “{good}”. "
+            "zh": "第 {round} 輪：整行 {n} 個{unit}全部蓋印，墨卿從同一次校閱中再加一個{unit}「{good}」。這一輪得 {gain}。",
+            "en": "Round {round}: all {n} drafted {units} are sealed, and the same glance gives the master one more, “{good}”. "
             "This round gains {gain}.",
         },
         "stage_ended_rest": {
-            "zh": "第 {round} 輪：前 {at} 字蓋印，第 {at} 字「{end}」是結束符，全文到此為止：後面的 {rest} 個草稿字不寫，"
-            "墨卿也不再加字。這一輪得 {gain}。",
-            "en": "Round {round}: the first {at} drafted are sealed, and token {at}, “{end}”, is the end mark, so the text "
+            "zh": "第 {round} 輪：前 {at} 個{unit}蓋印，第 {at} 個{unit}「{end}」是結束符，全文到此為止：後面的 {rest} 個草稿{unit}不寫，"
+            "墨卿也不再自己加寫。這一輪得 {gain}。",
+            "en": "Round {round}: the first {at} drafted are sealed, and {unit} {at}, “{end}”, is the end mark, so the text "
             "stops there: the {rest} drafted after it are never written, and the master adds none of his own. This round gains {gain}.",
         },
         "stage_ended": {
-            "zh": "第 {round} 輪：{at} 字全部蓋印，最後一字「{end}」是結束符，全文到此為止，墨卿不再加字。這一輪得 {gain}。",
+            "zh": "第 {round} 輪：{at} 個{unit}全部蓋印，最後一個{unit}「{end}」是結束符，全文到此為止，墨卿不再自己加寫。這一輪得 {gain}。",
             "en": "Round {round}: all {at} drafted are sealed, and the last, “{end}”, is the end mark, so the text stops "
             "there and the master adds none of his own. This round gains {gain}.",
         },
@@ -74,45 +74,47 @@ TEXT = Texts(
             "en": "Round {round}: the scribe had no proposal, so the master wrote “{good}” himself.",
         },
         "stage_last": {
-            "zh": "第 {round} 輪：只剩最後一字可寫，阿速不必打草稿，墨卿自己寫了「{good}」。",
-            "en": "Round {round}: one token is left to write, so A-Su drafts nothing and the master writes “{good}” himself.",
+            "zh": "第 {round} 輪：只剩最後一個{unit}可寫，阿速不必打草稿，墨卿自己寫了「{good}」。",
+            "en": "Round {round}: one {unit} is left to write, so A-Su drafts nothing and the master writes “{good}” himself.",
         },
-        "gain_one": {"zh": "{n} 字", "en": "{n} token"},
-        "gain_many": {"zh": "{n} 字", "en": "{n} tokens"},
+        "gain_one": {"zh": "{n} 個{unit}", "en": "{n} {unit}"},
+        "gain_many": {"zh": "{n} 個{unit}", "en": "{n} {units}"},
         "new_not_yet": {
-            "zh": "墨卿還沒看這一行，新字要等他校閱後才寫得出來。",
-            "en": "The master has not looked at the line yet; the new token is written only after his glance.",
+            "zh": "墨卿還沒看這一行，新的{unit}要等他校閱後才寫得出來。",
+            "en": "The master has not looked at the line yet; the new {unit} is written only after his glance.",
         },
         "handout": {"zh": "下載這張稿紙（SVG）", "en": "Download this sheet (SVG)"},
         "handout_help": {
-            "zh": "講義用：這一步的稿紙，印在任何大小都清楚。每張圖表右上角的相機按鈕也能存成 SVG。",
-            "en": "For handouts: the sheet at this step, sharp at any size. Every chart's camera button saves an SVG too.",
+            "zh": "講義用：這一步的稿紙，連同標題、設定、計數、圖例與重開這一次抄寫的網址，印在任何大小都清楚。每張圖表右上角的相機按鈕也能存成 SVG。",
+            "en": "For handouts: the sheet at this step with a title, the settings, the counters, a legend and the link that "
+            "reopens this run, sharp at any size. Every chart's camera button saves an SVG too.",
         },
         "worked": {"zh": "這一輪，一步一步算", "en": "This round, worked by hand"},
         "worked_intro": {
-            "zh": "墨卿對每個草稿字抽一個均勻亂數 u：u 小於 min(1, p/q) 就蓋印，否則朱筆落下，這一行到此為止。表中每個數字都是這次真實抄寫記下的。",
-            "en": "For each drafted token the master draws a uniform u: if u is below min(1, p/q) he seals it, otherwise "
+            "zh": "墨卿對每個草稿{unit}抽一個均勻亂數 u：u 小於 min(1, p/q) 就蓋印，否則朱筆落下，這一行到此為止。表中每個數字都是這次真實抄寫記下的。",
+            "en": "For each drafted {unit} the master draws a uniform u: if u is below min(1, p/q) he seals it, otherwise "
             "the red brush falls and the line ends there. Every number below was recorded by this very run.",
         },
         "w_position": {"zh": "位置", "en": "Position"},
-        "w_token": {"zh": "字", "en": "Token"},
+        "w_token": {"zh": "{unit}", "en": "{Unit}"},
         "w_verdict": {"zh": "判決", "en": "Verdict"},
         "w_sealed": {"zh": "u < min(1, p/q)：蓋印", "en": "u < min(1, p/q): sealed"},
         "w_struck": {"zh": "u ≥ min(1, p/q)：朱筆", "en": "u ≥ min(1, p/q): struck"},
         "w_from_residual": {
-            "zh": "第 {at} 字被退回，新字從殘差 r(x) = max(0, p − q) ÷ 總和 抽出（◀ 是抽中的字）：",
-            "en": "Token {at} was struck, so the new token is drawn from the residual r(x) = max(0, p − q) / its sum (◀ marks the one drawn):",
+            "zh": "第 {at} 個{unit}被退回，新的{unit}從殘差 r(x) = max(0, p − q) ÷ 總和 抽出（◀ 是抽中的{unit}）：",
+            "en": "{Unit} {at} was struck, so the new {unit} is drawn from the residual r(x) = max(0, p − q) / its sum (◀ marks the one drawn):",
         },
         "w_from_p": {
-            "zh": "整行都蓋了印（或沒有草稿），新字直接從 p 抽出（◀ 是抽中的字）：",
-            "en": "The whole line was sealed (or nothing was drafted), so the new token is drawn from p itself (◀ marks the one drawn):",
+            "zh": "整行都蓋了印（或沒有草稿），新的{unit}直接從 p 抽出（◀ 是抽中的{unit}）：",
+            "en": "The whole line was sealed (or nothing was drafted), so the new {unit} is drawn from p itself (◀ marks the one drawn):",
         },
         "w_ended": {
-            "zh": "第 {at} 字「{end}」是結束符：全文寫到它為止，後面的草稿與墨卿的新字都不寫。",
-            "en": "Token {at}, “{end}”, is the end mark: the text stops there, and neither the drafts after it nor a new token of the master's are written.",
+            "zh": "第 {at} 個{unit}「{end}」是結束符：全文寫到它為止，後面的草稿與墨卿的新{unit}都不寫。",
+            "en": "{Unit} {at}, “{end}”, is the end mark: the text stops there, and neither the drafts after it nor a new {unit} of the master's are written.",
         },
         "position": {"zh": "看一個位置", "en": "Look at one position"},
-        "new_slot": {"zh": "新字", "en": "new"},
+        "new_slot": {"zh": "新{unit}", "en": "new"},
+        "unjudged": {"zh": "？", "en": "?"},  # the new token's piece, before the master has judged the line
         "p": {"zh": "墨卿 p", "en": "master p"},
         "q": {"zh": "阿速 q", "en": "scribe q"},
         "min": {"zh": "min(p, q)：兩人一致的部分", "en": "min(p, q): where they agree"},
@@ -130,16 +132,16 @@ TEXT = Texts(
             "en": "The master has not ruled here yet: press “Step” to see his decision.",
         },
         "unchecked": {
-            "zh": "前面已有字被退回，這個字不再檢查，直接作廢。",
-            "en": "An earlier token was rejected, so this one is discarded without a check.",
+            "zh": "前面已有{unit}被退回，這個{unit}不再檢查，直接作廢。",
+            "en": "An earlier {unit} was rejected, so this one is discarded without a check.",
         },
         "from_residual": {
-            "zh": "這個字從正規化的殘差 max(0, p − q) 抽出：只在墨卿比阿速更想寫的字之中挑。",
-            "en": "This token was drawn from the normalised residual max(0, p − q): only among tokens the master wants more than the scribe did.",
+            "zh": "這個{unit}從正規化的殘差 max(0, p − q) 抽出：只在墨卿比阿速更想寫的{units}之中挑。",
+            "en": "This {unit} was drawn from the normalised residual max(0, p − q): only among {units} the master wants more than the scribe did.",
         },
         "from_p": {
-            "zh": "這個字直接從墨卿的分布 p 抽出（同一次校閱多得的一字）。",
-            "en": "This token was drawn from the master's p directly (the extra token the same glance gives).",
+            "zh": "這個{unit}直接從墨卿的分布 p 抽出（同一次校閱多得的一個{unit}）。",
+            "en": "This {unit} was drawn from the master's p directly (the extra {unit} the same glance gives).",
         },
         "caches": {"zh": "KV 快取：校閱前、校閱後、回捲後", "en": "KV caches: before the glance, after it, after rollback"},
         "master": {"zh": "墨卿", "en": "master"},
@@ -151,13 +153,13 @@ TEXT = Texts(
         "dropped": {"zh": "丟棄（被退回之後）", "en": "dropped (past the rejection)"},
         "cache_axis": {"zh": "快取中的詞元數", "en": "tokens in the cache"},
         "cache_note": {
-            "zh": "兩邊的快取都回捲到「開頭＋蓋印的字」；新寫的字下一輪才進快取。",
-            "en": "Both caches roll back to the context plus the sealed tokens; the new token enters them next round.",
+            "zh": "兩邊的快取都回捲到「開頭＋蓋印的{units}」；新寫的{unit}下一輪才進快取。",
+            "en": "Both caches roll back to the context plus the sealed {units}; the new {unit} enters them next round.",
         },
         "cache_note_no_scribe": {
-            "zh": "只畫墨卿的快取：這位抄寫員不跑神經網路（查字頻表，或從前文照抄），沒有 KV 快取可以回捲。墨卿的快取回捲到「開頭＋蓋印的字」；新寫的字下一輪才進快取。",
+            "zh": "只畫墨卿的快取：這位抄寫員不跑神經網路（查字頻表，或從前文照抄），沒有 KV 快取可以回捲。墨卿的快取回捲到「開頭＋蓋印的{units}」；新寫的{unit}下一輪才進快取。",
             "en": "Only the master's cache is drawn: this scribe runs no network (it looks up counts, or copies from the text), so it keeps no "
-            "KV cache to roll back. The master's rolls back to the context plus the sealed tokens; the new token enters it next round.",
+            "KV cache to roll back. The master's rolls back to the context plus the sealed {units}; the new {unit} enters it next round.",
         },
         "full_text": {"zh": "全文", "en": "The whole text"},
     }

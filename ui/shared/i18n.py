@@ -12,6 +12,8 @@ from numbers import Number
 
 import streamlit as st
 
+from ui.shared.units import UNIT_FIELDS, unit_words
+
 LANGUAGES = {"zh": "繁體中文", "en": "English"}
 DEFAULT_LANGUAGE = "zh"
 # every ASCII mark Markdown, Streamlit's directives (:red[...]) or KaTeX ($) may read as syntax
@@ -26,6 +28,8 @@ DIRECTIVE_STARTS = re.compile(r":(?=[\w+-])")
 # bidi controls (embeddings, overrides, isolates and marks): one right-to-left override in a visitor's
 # text would draw the rest of its line reversed, so visitor text never carries them
 BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# a blank for the unit the run writes in (ui/shared/units.py): filled in for every text that has one
+UNIT_BLANK = re.compile(r"\{(?:%s)\}" % "|".join(UNIT_FIELDS))
 
 
 def language() -> str:
@@ -59,9 +63,12 @@ class Texts:
         return self.plain(entry, **{key: _literal(value, f"`{{{key}}}`" in template) for key, value in values.items()})
 
     def plain(self, entry: str, /, **values) -> str:
-        """For places that draw no Markdown (chart titles, legends, table headers)."""
+        """For places that draw no Markdown (chart titles, legends, table headers). A blank for the run's unit
+        ({units}…) is filled in with the chosen pair's word, as the language is the reader's."""
         text = self.table[entry][language()]
         values = {key: without_bidi(value) if isinstance(value, str) else value for key, value in values.items()}
+        if UNIT_BLANK.search(text):
+            values = unit_words(language()) | values
         return text.format(**values) if values else text
 
 

@@ -22,6 +22,7 @@ from ui.shared.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from ui.shared.models import cached_pair, device_names, other_pairs_allowed, pair_names
 from ui.shared.scribes import scribe_labels
 from ui.shared.texts import TEXT
+from ui.shared.units import keep_unit_of
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,8 @@ def shared_sidebar() -> RunChoice | None:
     bar.subheader(TEXT("settings"))
     pair_name = bar.selectbox(TEXT("pair"), _keep_choice("pair", pair_names()), **_widget("pair"))
     _pair_defaults(pair_name)
+    other_pair = (st.session_state.get("other", "") if other_pairs_allowed() else "").strip()
+    keep_unit_of(other_pair or pair_name)  # before any label names the unit
     with bar.expander(TEXT("advanced")):
         device = st.selectbox(TEXT("device"), _keep_choice("device", device_names()), **_widget("device"))
         max_new = st.slider(TEXT("max_new"), 8, 128, **_widget("max_new"))

@@ -37,11 +37,11 @@ TEXT = Texts(
             "zh": "q ← (1 − 手抖)·q + 手抖·均勻分布：讓任何抄寫員變差，觀察 α 下降。",
             "en": "q ← (1 − shake)·q + shake·uniform: makes any scribe worse, so you can watch α fall.",
         },
-        "k": {"zh": "每行草稿字數 k", "en": "Drafted tokens per line k"},
+        "k": {"zh": "每行草稿{unit}數 k", "en": "Drafted {units} per line k"},
         "temperature": {"zh": "溫度（0 = 貪婪）", "en": "Temperature (0 = greedy)"},
         "top_p": {"zh": "top-p", "en": "top-p"},
         "seed": {"zh": "隨機種子", "en": "Seed"},
-        "max_new": {"zh": "新寫字數", "en": "New tokens"},
+        "max_new": {"zh": "新寫{unit}數", "en": "New {units}"},
         "prompt": {"zh": "開頭", "en": "Prompt"},
         "examples": {"zh": "範例開頭", "en": "Example prompts"},
         "share": {
@@ -74,15 +74,15 @@ TEXT = Texts(
         "error_prompt_empty": {"zh": "開頭是空的：請至少寫一個字", "en": "the prompt is empty: write at least one character"},
         "error_unknown_characters": {"zh": "詞彙表裡沒有這些字：{characters}", "en": "the vocabulary lacks these characters: {characters}"},
         "error_too_many_new": {
-            "zh": "{new} 個新字放不下：這組模型連開頭最多讀 {limit} 個詞元",
-            "en": "{new} new tokens do not fit: this pair reads at most {limit} tokens, prompt included",
+            "zh": "{new} 個新{unit}放不下：這組模型連開頭最多讀 {limit} 個{unit}",
+            "en": "{new} new {units} do not fit: this pair reads at most {limit} {units}, prompt included",
         },
         "error_prompt_too_long": {
-            "zh": "開頭有 {tokens} 個詞元；再寫 {new} 個新字，開頭最多只能有 {limit} 個",
-            "en": "the prompt has {tokens} tokens; with {new} new ones it may have at most {limit}",
+            "zh": "開頭有 {tokens} 個{unit}；再寫 {new} 個新{unit}，開頭最多只能有 {limit} 個",
+            "en": "the prompt has {tokens} {units}; with {new} new ones it may have at most {limit}",
         },
         "error_run_too_long": {
-            "zh": "開頭 {prompt} 個詞元加上 {new} 個新字放不下：這組模型連開頭最多讀 {limit} 個詞元",
+            "zh": "開頭 {prompt} 個詞元加上 {new} 個新詞元放不下：這組模型連開頭最多讀 {limit} 個詞元",
             "en": "a prompt of {prompt} tokens and {new} new ones do not fit: this model reads at most {limit} tokens, prompt included",
         },
         "error_token_outside_vocabulary": {
@@ -90,11 +90,11 @@ TEXT = Texts(
             "en": "the prompt holds token id {token}, but the vocabulary's ids end at {last}",
         },
         "error_max_new_tokens": {
-            "zh": "新寫字數要在 1 到 {limit} 之間，這裡是 {value}",
+            "zh": "新寫詞元數要在 1 到 {limit} 之間，這裡是 {value}",
             "en": "the number of new tokens must be from 1 to {limit}; it is {value}",
         },
         "error_more_than_max_new": {
-            "zh": "紀錄寫了 {tokens} 個字，比它設定的上限 {new} 個還多",
+            "zh": "紀錄寫了 {tokens} 個詞元，比它設定的上限 {new} 個還多",
             "en": "the record writes {tokens} tokens, more than its settings' limit of {new}",
         },
         "error_temperature": {

@@ -5,7 +5,7 @@ TEXT = Texts(
     {
         "glance_title": {"zh": "看一眼有多便宜：墨卿一次校閱幾個位置", "en": "How cheap is a glance: positions the master checks at once"},
         "glance_intro": {
-            "zh": "墨卿每一輪只看一眼（目標模型的一次前向計算），這一眼同時校完阿速的 k 個草稿字，再多算一個位置。"
+            "zh": "墨卿每一輪只看一眼（目標模型的一次前向計算），這一眼同時校完阿速的 k 個草稿{unit}，再多算一個位置。"
             "下面在這台機器上實測：一次前向計算校閱 1、2、…、32 個位置，各要多少毫秒。",
             "en": "Each round the master glances once (one forward pass of the target model), and that one glance checks "
             "the scribe's k drafts and one more position. Measured below on this machine: how many milliseconds one "

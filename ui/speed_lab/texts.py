@@ -6,20 +6,20 @@ TEXT = Texts(
         "title": {"zh": "「幾乎快了一倍」？速度實驗室", "en": "\"Almost twice as fast\"? The speed lab"},
         "intro": {
             "zh": "第五幕：阿速不能太差。抄寫員太慢，墨卿得乾等；抄寫員太差，墨卿白看一眼。"
-            "快多少，由接受率 α 與成本比 c 決定；k 則是在「一行多寫幾個字」與「越往後越容易被退回」之間取捨。"
-            "這裡在這台機器上實測：同樣的字數，墨卿獨自寫一次，阿速打草稿、墨卿驗一次，兩者交錯著跑。",
+            "快多少，由接受率 α 與成本比 c 決定；k 則是在「一行多寫幾個{unit}」與「越往後越容易被退回」之間取捨。"
+            "這裡在這台機器上實測：同樣的{unit}數，墨卿獨自寫一次，阿速打草稿、墨卿驗一次，兩者交錯著跑。",
             "en": "Act five: the scribe must not be too poor. Too slow a scribe and the master waits; too poor a scribe "
             "and the master checks in vain. The acceptance rate α and the cost ratio c decide the speedup; k trades "
-            "more drafted characters per line against falling acceptance. Here we measure it on this machine: the same "
-            "number of characters written by the master alone and by scribe-then-master, interleaved side by side.",
+            "more drafted {units} per line against falling acceptance. Here we measure it on this machine: the same "
+            "number of {units} written by the master alone and by scribe-then-master, interleaved side by side.",
         },
         "formula": {
             "zh": "Leviathan 等人（2023）定理 3.8：加速 = (1 − α^(k+1)) / ((1 − α)(k·c + v))。"
-            "分子是墨卿看一眼平均得到的字數，分母是一輪的成本，以「墨卿寫一個字的時間」（一口氣）為單位："
-            "阿速寫 k 個字各花 c，墨卿看 k+1 個字花 v（驗證成本；論文假設 v = 1）。",
+            "分子是墨卿看一眼平均得到的{unit}數，分母是一輪的成本，以「墨卿寫一個{unit}的時間」（一口氣）為單位："
+            "阿速寫 k 個{unit}各花 c，墨卿看 k+1 個{unit}花 v（驗證成本；論文假設 v = 1）。",
             "en": "Leviathan et al. (2023), Theorem 3.8: speedup = (1 − α^(k+1)) / ((1 − α)(k·c + v)). The numerator is "
-            "the characters one glance of the master yields on average; the denominator is a round's cost, in units of "
-            "one master character (one breath): k scribe characters at c each, plus the glance over k+1 characters at v "
+            "the {units} one glance of the master yields on average; the denominator is a round's cost, in units of "
+            "one master {unit} (one breath): k scribe {units} at c each, plus the glance over k+1 {units} at v "
             "(the verify cost; the paper assumes v = 1).",
         },
         "no_examples": {
@@ -33,22 +33,22 @@ TEXT = Texts(
         },
         "notes": {"zh": "講課筆記（用這次量到的數字）", "en": "Teaching notes (with this measurement's numbers)"},
         "note_greedy": {
-            "zh": "- 溫度 0 時，師徒合寫出的字與墨卿自己貪婪解碼一字不差（每位抄寫員、各種 k 都測過）：一鍵情境「貪婪」就是這個。",
-            "en": "- At temperature 0 the text equals the master's own greedy decoding, token for token (tested for every "
+            "zh": "- 溫度 0 時，師徒合寫出的文字與墨卿自己貪婪解碼完全相同（每位抄寫員、各種 k 都測過）：一鍵情境「貪婪」就是這個。",
+            "en": "- At temperature 0 the text equals the master's own greedy decoding, {unit} for {unit} (tested for every "
             "scribe and several k): the “Greedy” scenario shows it.",
         },
         "note_verify": {
-            "zh": "- 這台機器上，墨卿一眼校 {rows} 個位置，花了 {v:.2f} 次單字前向的時間（裝置 {device}）。在 GPU 上大約是 1："
+            "zh": "- 這台機器上，墨卿一眼校 {rows} 個位置，花了 {v:.2f} 次只寫一個{unit}的前向時間（裝置 {device}）。在 GPU 上大約是 1："
             "解碼時每次前向都要把全部權重讀一遍，受記憶體頻寬限制，多看幾個位置幾乎不加成本，這就是寓言裡「一眼校一行」。"
             "CPU 上算術隨列數增加，所以比 1 多。",
-            "en": "- On this machine the master's glance over {rows} positions cost {v:.2f} one-token forwards (device {device}). "
+            "en": "- On this machine the master's glance over {rows} positions cost {v:.2f} one-{unit} forwards (device {device}). "
             "On a GPU it is about 1: every decoding forward reads all the weights, so it is bound by memory bandwidth and a "
             "few more positions cost almost nothing, the parable's “one glance checks a line”. On a CPU the arithmetic "
             "grows with the rows, so it costs more.",
         },
         "note_cost": {
-            "zh": "- 阿速每寫一字花墨卿一次前向的 c = {c:.3f}；接受率 α = {alpha:.2f}。理論預測速度是墨卿獨寫的 {predicted:.2f} 倍，實測 {measured:.2f} 倍。",
-            "en": "- Each drafted token cost c = {c:.3f} of a master forward; acceptance α = {alpha:.2f}. Theory predicts "
+            "zh": "- 阿速每寫一個{unit}花墨卿一次前向的 c = {c:.3f}；接受率 α = {alpha:.2f}。理論預測速度是墨卿獨寫的 {predicted:.2f} 倍，實測 {measured:.2f} 倍。",
+            "en": "- Each drafted {unit} cost c = {c:.3f} of a master forward; acceptance α = {alpha:.2f}. Theory predicts "
             "{predicted:.2f}×, measured {measured:.2f}×.",
         },
         "measure_again": {
@@ -60,47 +60,47 @@ TEXT = Texts(
             "en": "Press Measure: the master alone and the scribe with the master each write with the sidebar's scribe and k; it takes a few seconds.",
         },
         "measuring": {
-            "zh": "正在實測：{n} 個範例開頭，每個 {tokens} 字，墨卿獨寫與阿速協寫交錯進行…",
-            "en": "Measuring: {n} example prompts, {tokens} characters each, master alone and scribe-with-master interleaved…",
+            "zh": "正在實測：{n} 個範例開頭，每個 {tokens} 個{unit}，墨卿獨寫與阿速協寫交錯進行…",
+            "en": "Measuring: {n} example prompts, {tokens} {units} each, master alone and scribe-with-master interleaved…",
         },
         "runs_one": {"zh": "一回", "en": "written once"},
         "runs_many": {"zh": "{n} 回", "en": "written {n} times"},
         "measured_on": {
-            "zh": "量自這組模型的 {n} 個範例開頭（不是側欄的開頭，好讓每位抄寫員面對同樣的文字），每個 {tokens} 字、"
+            "zh": "量自這組模型的 {n} 個範例開頭（不是側欄的開頭，好讓每位抄寫員面對同樣的文字），每個 {tokens} 個{unit}、"
             "跑 {runs}；裝置 {device}，抄寫員「{scribe}」，k = {k}，溫度 {temperature:g}，手抖 {noise:g}，種子 {seed}。",
             "en": "Measured on the pair's {n} example prompts (not the sidebar's prompt, so every scribe faces the same text), "
-            "{tokens} characters each, {runs}; device {device}, scribe “{scribe}”, k = {k}, temperature {temperature:g}, "
+            "{tokens} {units} each, {runs}; device {device}, scribe “{scribe}”, k = {k}, temperature {temperature:g}, "
             "shaky hand {noise:g}, seed {seed}.",
         },
         "m_alpha": {"zh": "接受率 α", "en": "Acceptance α"},
         "m_alpha_help": {
-            "zh": "阿速每個草稿字被墨卿蓋印的平均機率 min(1, p/q)：抄寫員有多像墨卿。只算墨卿讀到的字，到第一個被劃掉的為止。",
-            "en": "The mean chance min(1, p/q) that a drafted character gets the master's seal: how much the scribe resembles the master. Only the drafts the master reached count, up to the first struck one.",
+            "zh": "阿速每個草稿{unit}被墨卿蓋印的平均機率 min(1, p/q)：抄寫員有多像墨卿。只算墨卿讀到的{unit}，到第一個被劃掉的為止。",
+            "en": "The mean chance min(1, p/q) that a drafted {unit} gets the master's seal: how much the scribe resembles the master. Only the drafts the master reached count, up to the first struck one.",
         },
         "m_c": {"zh": "成本比 c", "en": "Cost ratio c"},
         "m_c_help": {
-            "zh": "阿速寫一個字的時間 ÷ 墨卿寫一個字的時間（實測）。",
-            "en": "The scribe's time per character over the master's time per character (measured).",
+            "zh": "阿速寫一個{unit}的時間 ÷ 墨卿寫一個{unit}的時間（實測）。",
+            "en": "The scribe's time per {unit} over the master's time per {unit} (measured).",
         },
         "m_verify": {"zh": "驗證成本 v", "en": "Verify cost v"},
         "m_verify_help": {
-            "zh": "墨卿一眼看 k+1 個字的時間 ÷ 他寫一個字的時間。GPU 上搬運權重是瓶頸，接近 1；CPU 上常大於 1。",
-            "en": "The master's glance over k+1 characters over his time for one. Near 1 on a GPU, where moving weights is the bottleneck; often above 1 on a CPU.",
+            "zh": "墨卿一眼看 k+1 個{unit}的時間 ÷ 他寫一個{unit}的時間。GPU 上搬運權重是瓶頸，接近 1；CPU 上常大於 1。",
+            "en": "The master's glance over k+1 {units} over his time for one. Near 1 on a GPU, where moving weights is the bottleneck; often above 1 on a CPU.",
         },
-        "m_tokens": {"zh": "每看一眼得幾字", "en": "Characters per glance"},
+        "m_tokens": {"zh": "每看一眼得幾個{unit}", "en": "{Units} per glance"},
         "m_tokens_help": {
-            "zh": "實測：寫出的字數 ÷ 墨卿看的次數（含他自己補上的那一個字）。每個開頭只寫幾十字，最後一眼只得到剩下的字，"
+            "zh": "實測：寫出的{unit}數 ÷ 墨卿看的次數（含他自己補上的那一個{unit}）。每個開頭只寫幾十個{unit}，最後一眼只得到剩下的{unit}，"
             "所以它可能比定理的平均 (1 − α^(k+1)) / (1 − α) 低；下面的結論寫出這次的數字。",
-            "en": "Measured: characters written over the master's passes (including the one he adds himself). Each prompt is "
-            "written for only a few dozen characters and the last glance gets only what is left, so this can run below the theory's "
+            "en": "Measured: {units} written over the master's passes (including the one he adds himself). Each prompt is "
+            "written for only a few dozen {units} and the last glance gets only what is left, so this can run below the theory's "
             "mean (1 − α^(k+1)) / (1 − α); the verdict below gives this run's numbers.",
         },
-        "m_tps_spec": {"zh": "協寫：字／秒", "en": "With scribe: chars/s"},
-        "m_tps_plain": {"zh": "墨卿獨寫：字／秒", "en": "Master alone: chars/s"},
+        "m_tps_spec": {"zh": "協寫：{unit}／秒", "en": "With scribe: {units}/s"},
+        "m_tps_plain": {"zh": "墨卿獨寫：{unit}／秒", "en": "Master alone: {units}/s"},
         "m_measured": {"zh": "實測加速", "en": "Measured speedup"},
         "m_measured_help": {
-            "zh": "協寫的字／秒 ÷ 墨卿獨寫的字／秒，同一次交錯實測。",
-            "en": "Characters per second with the scribe over the master alone, from the same interleaved run.",
+            "zh": "協寫的{unit}／秒 ÷ 墨卿獨寫的{unit}／秒，同一次交錯實測。",
+            "en": "{Units} per second with the scribe over the master alone, from the same interleaved run.",
         },
         "m_predicted": {"zh": "理論預測", "en": "Theory predicts"},
         "m_predicted_help": {
@@ -109,7 +109,7 @@ TEXT = Texts(
         },
         "times": {"zh": "{x:.2f}×", "en": "{x:.2f}×"},
         "curve_title": {"zh": "理論加速隨 k 變化（代入實測的 α、c、v）", "en": "Theory's speedup over k (measured α, c, v)"},
-        "axis_k": {"zh": "每行草稿字數 k", "en": "Drafted characters per line k"},
+        "axis_k": {"zh": "每行草稿{unit}數 k", "en": "Drafted {units} per line k"},
         "axis_speedup": {"zh": "加速（倍）", "en": "Speedup (×)"},
         "curve_theory": {"zh": "理論（v 用實測值）", "en": "Theory (measured v)"},
         "curve_paper": {"zh": "論文的假設（v = 1）", "en": "Paper's assumption (v = 1)"},
@@ -123,67 +123,67 @@ TEXT = Texts(
             "en": "The theory's curve uses this run's α, c and v (measured at k = {k}) and holds v fixed over k; its best k is {best}, "
             "predicting {best_speedup:.2f}×. Hollow points are your earlier measurements at other k with the same settings.",
         },
-        "split_title": {"zh": "每寫一個字花幾毫秒", "en": "Milliseconds per character"},
-        "split_ms": {"zh": "毫秒／字", "en": "ms per character"},
+        "split_title": {"zh": "每寫一個{unit}花幾毫秒", "en": "Milliseconds per {unit}"},
+        "split_ms": {"zh": "毫秒／{unit}", "en": "ms per {unit}"},
         "split_speculative": {"zh": "阿速協寫", "en": "With the scribe"},
         "split_plain": {"zh": "墨卿獨寫", "en": "Master alone"},
         "split_draft": {"zh": "阿速打草稿", "en": "Scribe drafts"},
         "split_verify": {"zh": "墨卿看（驗證或寫）", "en": "Master's passes (verify or write)"},
         "split_other": {"zh": "其他一切", "en": "Everything else"},
         "split_caption": {
-            "zh": "從每個範例開頭再各跑一次（{tokens} 字）的逐輪紀錄加總：草稿與驗證是兩個模型的計算時間；"
+            "zh": "從每個範例開頭再各跑一次（{tokens} 個{unit}）的逐輪紀錄加總：草稿與驗證是兩個模型的計算時間；"
             "「其他一切」是剩下的時間（判定接受、記錄、預填開頭、迴圈本身），理論公式不計這一塊。",
-            "en": "Summed from the round records of one more run of each method per example prompt ({tokens} characters): drafts and "
+            "en": "Summed from the round records of one more run of each method per example prompt ({tokens} {units}): drafts and "
             "verifies are the two models' forward passes; “everything else” is the remaining time (acceptance, recording, "
             "prefilling the prompt, the loop itself), which the theory's formula leaves out.",
         },
         "fast": {
-            "zh": "速度是墨卿獨寫的 {measured:.2f} 倍。照定理，α = {alpha:.2f}、k = {k} 時墨卿看一眼平均得到 {tokens:.2f} 個字，"
-            "而一輪只花 k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} 口氣：多出來的字就是省下的時間。",
-            "en": "{measured:.2f}× as fast. By the theory, one glance of the master yields {tokens:.2f} characters on average at α = {alpha:.2f}, k = {k}, "
-            "while a round costs only k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} breaths: the extra characters are the time saved.",
+            "zh": "速度是墨卿獨寫的 {measured:.2f} 倍。照定理，α = {alpha:.2f}、k = {k} 時墨卿看一眼平均得到 {tokens:.2f} 個{unit}，"
+            "而一輪只花 k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} 口氣：多出來的{unit}就是省下的時間。",
+            "en": "{measured:.2f}× as fast. By the theory, one glance of the master yields {tokens:.2f} {units} on average at α = {alpha:.2f}, k = {k}, "
+            "while a round costs only k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} breaths: the extra {units} are the time saved.",
         },
         "slow": {
             "zh": "這次比墨卿獨寫還慢（{measured:.2f}×）。用上面的數字說原因：",
             "en": "This time it is slower than the master alone ({measured:.2f}×). The numbers above say why:",
         },
         "slow_ratio": {
-            "zh": "一輪下來，墨卿看一眼平均只得 {tokens:.2f} 個字（α = {alpha:.2f}、k = {k} 的理論值），"
+            "zh": "一輪下來，墨卿看一眼平均只得 {tokens:.2f} 個{unit}（α = {alpha:.2f}、k = {k} 的理論值），"
             "卻要花 k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} 口氣。{tokens:.2f} ÷ {cost:.2f} = {predicted:.2f}×，"
-            "得到的字比花掉的時間少。",
-            "en": "Each round one glance of the master yields only {tokens:.2f} characters (theory for α = {alpha:.2f}, k = {k}), "
+            "得到的{unit}比花掉的時間少。",
+            "en": "Each round one glance of the master yields only {tokens:.2f} {units} (theory for α = {alpha:.2f}, k = {k}), "
             "yet the round costs k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} breaths. {tokens:.2f} ÷ {cost:.2f} = {predicted:.2f}×: "
-            "fewer characters come out than the time put in.",
+            "fewer {units} come out than the time put in.",
         },
         "gain_on_paper": {
-            "zh": "一輪下來，墨卿看一眼平均得到 {tokens:.2f} 個字（α = {alpha:.2f}、k = {k} 的理論值），"
+            "zh": "一輪下來，墨卿看一眼平均得到 {tokens:.2f} 個{unit}（α = {alpha:.2f}、k = {k} 的理論值），"
             "只花 k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} 口氣。照公式速度應是獨寫的 {tokens:.2f} ÷ {cost:.2f} = {predicted:.2f} 倍，"
             "可是公式沒算到的時間把它吃掉了：",
-            "en": "Each round one glance of the master yields {tokens:.2f} characters (theory for α = {alpha:.2f}, k = {k}) for "
+            "en": "Each round one glance of the master yields {tokens:.2f} {units} (theory for α = {alpha:.2f}, k = {k}) for "
             "k·c + v = {k} × {c:.3f} + {verify_cost:.2f} = {cost:.2f} breaths. By the formula that is {tokens:.2f} ÷ {cost:.2f} = {predicted:.2f}× "
             "as fast, but time the formula does not count ate the gain:",
         },
         "glance_capped": {
-            "zh": "實測每看一眼得 {measured_tokens:.2f} 字，低於定理的 {tokens:.2f}：每個開頭只寫 {length} 字，一眼最多得 k + 1 = {line} 字，"
-            "{length} 字至少要看 {glances} 眼，最後一眼只得剩下的字，所以這樣一段每眼最多 {cap:.2f} 字。定理算的是寫不完的長文。",
-            "en": "Measured, a glance yielded {measured_tokens:.2f} characters, below the theory's {tokens:.2f}: each prompt was written for "
-            "only {length} characters, a glance yields at most k + 1 = {line}, so {length} characters take at least {glances} glances and "
+            "zh": "實測每看一眼得 {measured_tokens:.2f} 個{unit}，低於定理的 {tokens:.2f}：每個開頭只寫 {length} 個{unit}，一眼最多得 k + 1 = {line} 個{unit}，"
+            "{length} 個{unit}至少要看 {glances} 眼，最後一眼只得剩下的{unit}，所以這樣一段每眼最多 {cap:.2f} 個{unit}。定理算的是寫不完的長文。",
+            "en": "Measured, a glance yielded {measured_tokens:.2f} {units}, below the theory's {tokens:.2f}: each prompt was written for "
+            "only {length} {units}, a glance yields at most k + 1 = {line}, so {length} {units} take at least {glances} glances and "
             "the last gets only what is left: at most {cap:.2f} a glance for such a run. The theory counts an endless text.",
         },
         "glance_measured": {
-            "zh": "實測每看一眼得 {measured_tokens:.2f} 字，定理的平均是 {tokens:.2f} 字。",
-            "en": "Measured, a glance yielded {measured_tokens:.2f} characters; the theory's mean is {tokens:.2f}.",
+            "zh": "實測每看一眼得 {measured_tokens:.2f} 個{unit}，定理的平均是 {tokens:.2f} 個{unit}。",
+            "en": "Measured, a glance yielded {measured_tokens:.2f} {units}; the theory's mean is {tokens:.2f}.",
         },
         "reason_poor": {
-            "zh": "阿速太差：α = {alpha:.2f}，墨卿常在一行開頭就蓋不下章，看一眼平均只得 {tokens:.2f} 個字，其中一個還是他自己寫的。換一位更像墨卿的抄寫員（側欄滑桿往右）。",
+            "zh": "阿速太差：α = {alpha:.2f}，墨卿常在一行開頭就蓋不下章，看一眼平均只得 {tokens:.2f} 個{unit}，其中一個還是他自己寫的。換一位更像墨卿的抄寫員（側欄滑桿往右）。",
             "en": "The scribe is too poor: α = {alpha:.2f}, so the master usually stops near the start of the line and a glance yields only "
-            "{tokens:.2f} characters, one of them his own. Choose a scribe who resembles the master more (slider to the right).",
+            "{tokens:.2f} {units}, one of them his own. Choose a scribe who resembles the master more (slider to the right).",
         },
         "reason_poor_best": {
-            "zh": "阿速太差：α = {alpha:.2f}，墨卿常在一行開頭就蓋不下章，看一眼平均只得 {tokens:.2f} 個字，其中一個還是他自己寫的。"
+            "zh": "阿速太差：α = {alpha:.2f}，墨卿常在一行開頭就蓋不下章，看一眼平均只得 {tokens:.2f} 個{unit}，其中一個還是他自己寫的。"
             "他已是這組模型裡最像墨卿的抄寫員（滑桿已在最右），換人幫不上忙。",
             "en": "The scribe is too poor: α = {alpha:.2f}, so the master usually stops near the start of the line and a glance yields only "
-            "{tokens:.2f} characters, one of them his own. He is already the closest to the master this pair has (the slider is at its "
+            "{tokens:.2f} {units}, one of them his own. He is already the closest to the master this pair has (the slider is at its "
             "right end), so another scribe cannot help.",
         },
         "advice_noise": {
@@ -191,7 +191,7 @@ TEXT = Texts(
             "en": "Lower the shaky hand (now {noise:.2f}): the less uniform noise is mixed into q, the higher α.",
         },
         "advice_k": {
-            "zh": "讓他每行少寫幾個字：照這次量到的 α、c 與 v，理論上最好的 k 是 {best_k}（現在 {k}）。",
+            "zh": "讓他每行少寫幾個{unit}：照這次量到的 α、c 與 v，理論上最好的 k 是 {best_k}（現在 {k}）。",
             "en": "Let him draft a shorter line: for this run's α, c and v the theory's best k is {best_k} (now {k}).",
         },
         "advice_temperature": {
@@ -200,19 +200,19 @@ TEXT = Texts(
             "sweep on this page measures whether it does on this machine.",
         },
         "reason_slow": {
-            "zh": "阿速太慢：寫 k 個字要 k·c = {kc:.2f} 口氣，墨卿在旁乾等。換一位更快的抄寫員，或把 k 調小。",
-            "en": "The scribe is too slow: his k characters take k·c = {kc:.2f} breaths while the master waits. Choose a faster scribe, or a smaller k.",
+            "zh": "阿速太慢：寫 k 個{unit}要 k·c = {kc:.2f} 口氣，墨卿在旁乾等。換一位更快的抄寫員，或把 k 調小。",
+            "en": "The scribe is too slow: his k {units} take k·c = {kc:.2f} breaths while the master waits. Choose a faster scribe, or a smaller k.",
         },
         "reason_verify": {
-            "zh": "這台裝置上看一眼並不便宜：一次看 k+1 個字要 v = {verify_cost:.2f} 口氣，不是論文假設的 1。"
-            "論文的前提是 GPU 上搬運權重才是瓶頸；在 CPU 上，多算幾個字就多花時間。",
-            "en": "On this device a glance is not cheap: checking k+1 characters costs v = {verify_cost:.2f} breaths, not the paper's 1. "
-            "The paper assumes a GPU, where moving the weights is the bottleneck; on a CPU each extra character costs compute.",
+            "zh": "這台裝置上看一眼並不便宜：一次看 k+1 個{unit}要 v = {verify_cost:.2f} 口氣，不是論文假設的 1。"
+            "論文的前提是 GPU 上搬運權重才是瓶頸；在 CPU 上，多算幾個{unit}就多花時間。",
+            "en": "On this device a glance is not cheap: checking k+1 {units} costs v = {verify_cost:.2f} breaths, not the paper's 1. "
+            "The paper assumes a GPU, where moving the weights is the bottleneck; on a CPU each extra {unit} costs compute.",
         },
         "reason_overhead": {
-            "zh": "每輪還有 {overhead:.0%} 的時間花在兩個模型之外（判定接受、記錄每個字的機率）；小模型寫一個字很快，這些雜事就顯得重。",
-            "en": "{overhead:.0%} of each round goes outside both models (deciding acceptance, recording each character's probabilities); "
-            "with small models a character is quick to write, so this bookkeeping weighs heavily.",
+            "zh": "每輪還有 {overhead:.0%} 的時間花在兩個模型之外（判定接受、記錄每個{unit}的機率）；小模型寫一個{unit}很快，這些雜事就顯得重。",
+            "en": "{overhead:.0%} of each round goes outside both models (deciding acceptance, recording each {unit}'s probabilities); "
+            "with small models a {unit} is quick to write, so this bookkeeping weighs heavily.",
         },
         "reason_gap": {
             "zh": "理論預測 {predicted:.2f}×，實測只有 {measured:.2f}×：差距來自公式不計的雜事與這台共用機器的雜訊。",
@@ -221,12 +221,12 @@ TEXT = Texts(
         },
         "sweep_header": {"zh": "掃一遍：k × 溫度", "en": "A sweep: k × temperature"},
         "sweep_intro": {
-            "zh": "每一格都實際量一次（{n} 個範例開頭 × {tokens} 字），抄寫員、top-p、手抖與種子沿用側欄。"
-            "溫度改變的是墨卿收下草稿的方式：溫度 0 時兩人都只寫自己最可能的字，墨卿只收與他的一模一樣的字；"
+            "zh": "每一格都實際量一次（{n} 個範例開頭 × {tokens} 個{unit}），抄寫員、top-p、手抖與種子沿用側欄。"
+            "溫度改變的是墨卿收下草稿的方式：溫度 0 時兩人都只寫自己最可能的{unit}，墨卿只收與他的一模一樣的{unit}；"
             "溫度高於 0 時他以 min(1, p/q) 的機率收下。哪一種對這位抄寫員有利，看量到的 α。",
-            "en": "Every cell is a real measurement ({n} example prompts × {tokens} characters); scribe, top-p, shaky hand and seed "
+            "en": "Every cell is a real measurement ({n} example prompts × {tokens} {units}); scribe, top-p, shaky hand and seed "
             "come from the sidebar. Temperature changes how the master accepts a draft: at 0 both write only their likeliest "
-            "character and the master accepts only his own; above 0 he accepts with probability min(1, p/q). Which suits this "
+            "{unit} and the master accepts only his own; above 0 he accepts with probability min(1, p/q). Which suits this "
             "scribe better is what the measured α shows.",
         },
         "sweep_button": {"zh": "開始掃描（{cells} 格）", "en": "Run the sweep ({cells} cells)"},
@@ -246,27 +246,27 @@ TEXT = Texts(
             "en": "The sidebar changed since the sweep; press the button above to sweep with the current settings.",
         },
         "sweep_row": {
-            "zh": "- 溫度 {t:g}：α = {alpha:.3f}，每看一眼得 {tokens:.2f} 字，加速平均 {speedup:.2f}×（各 k 的平均）",
-            "en": "- Temperature {t:g}: α = {alpha:.3f}, {tokens:.2f} characters a glance, speedup {speedup:.2f}× (means over k)",
+            "zh": "- 溫度 {t:g}：α = {alpha:.3f}，每看一眼得 {tokens:.2f} 個{unit}，加速平均 {speedup:.2f}×（各 k 的平均）",
+            "en": "- Temperature {t:g}: α = {alpha:.3f}, {tokens:.2f} {units} a glance, speedup {speedup:.2f}× (means over k)",
         },
         "sweep_cold_rejects": {
-            "zh": "這次溫度 0 的 α（{a_cold:.3f}）低於溫度 {t_other:g} 的（{a_other:.3f}），每看一眼得 {g_cold:.2f} 字對 {g_other:.2f} 字："
-            "溫度 0 時收不收非 1 即 0，阿速最可能的字只要和墨卿的不同，整行就從那裡被退回；溫度高於 0 時，兩人機率相近的字"
-            "幾乎都會收下。很像墨卿的抄寫員（例如量化的墨卿）只在兩個字差不多可能時才挑得和他不同，溫度 0 時這些地方全被退回。"
+            "zh": "這次溫度 0 的 α（{a_cold:.3f}）低於溫度 {t_other:g} 的（{a_other:.3f}），每看一眼得 {g_cold:.2f} 個{unit}對 {g_other:.2f} 個{unit}："
+            "溫度 0 時收不收非 1 即 0，阿速最可能的{unit}只要和墨卿的不同，整行就從那裡被退回；溫度高於 0 時，兩人機率相近的{unit}"
+            "幾乎都會收下。很像墨卿的抄寫員（例如量化的墨卿）只在兩個{unit}差不多可能時才挑得和他不同，溫度 0 時這些地方全被退回。"
             "所以對這位抄寫員，溫度低並不比較容易。",
             "en": "This time α at temperature 0 ({a_cold:.3f}) was below α at {t_other:g} ({a_other:.3f}), with {g_cold:.2f} against "
-            "{g_other:.2f} characters a glance: at 0 acceptance is all or nothing, and wherever the scribe's likeliest "
-            "character differs from the master's the line is rejected there; above 0 a character the two find about equally "
+            "{g_other:.2f} {units} a glance: at 0 acceptance is all or nothing, and wherever the scribe's likeliest "
+            "{unit} differs from the master's the line is rejected there; above 0 a {unit} the two find about equally "
             "likely is nearly always accepted. A scribe very like the master (a quantised master, say) picks differently only "
-            "where two characters are almost tied, and at 0 each of those is a rejection. So for this scribe a cooler "
+            "where two {units} are almost tied, and at 0 each of those is a rejection. So for this scribe a cooler "
             "temperature is not easier.",
         },
         "sweep_cold_agrees": {
-            "zh": "這次溫度 0 的 α（{a_cold:.3f}）不低於溫度 {t_other:g} 的（{a_other:.3f}），每看一眼得 {g_cold:.2f} 字對 {g_other:.2f} 字："
-            "這位抄寫員最可能的字常和墨卿的相同，比兩人整個機率分布的重疊還多，所以對他而言溫度越低越容易寫出同一個字。",
+            "zh": "這次溫度 0 的 α（{a_cold:.3f}）不低於溫度 {t_other:g} 的（{a_other:.3f}），每看一眼得 {g_cold:.2f} 個{unit}對 {g_other:.2f} 個{unit}："
+            "這位抄寫員最可能的{unit}常和墨卿的相同，比兩人整個機率分布的重疊還多，所以對他而言溫度越低越容易寫出同一個{unit}。",
             "en": "This time α at temperature 0 ({a_cold:.3f}) was not below α at {t_other:g} ({a_other:.3f}), with {g_cold:.2f} against "
-            "{g_other:.2f} characters a glance: this scribe's likeliest character matches the master's more often than their "
-            "whole distributions overlap, so for him a cooler temperature makes the same character likelier.",
+            "{g_other:.2f} {units} a glance: this scribe's likeliest {unit} matches the master's more often than their "
+            "whole distributions overlap, so for him a cooler temperature makes the same {unit} likelier.",
         },
         "sweep_title": {"zh": "實測加速：k × 溫度", "en": "Measured speedup: k × temperature"},
         "sweep_temperature": {"zh": "溫度", "en": "Temperature"},
