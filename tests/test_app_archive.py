@@ -249,3 +249,86 @@ def test_ticking_a_slider_files_no_run_and_stepping_files_the_one_looked_at(stor
     step_forward(app)
     assert not app.exception
     assert [(row.k, row.seed) for row in store.list()] == [(5, 31)]
+
+
+TOO_LONG = {"zh": "卻只有 3 個詞元；一個詞元最多寫成 256 個字", "en": "characters for its 3 tokens; a token reads as at most 256"}
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_three_million_character_prompt_is_refused_in_the_reader_s_language(store, language):
+    """#38: ten such traces grew the archive from 0.8 to 199 MB and every visit by 119 MB."""
+    bomb = json.loads(app_run(seed=41))
+    bomb["prompt_text"] = "x" * 3_000_000  # 3 MB: under the file limit
+    bomb["settings"]["seed"] = 42
+    app = open_page("archive", language, pair="tiny")
+    before = store.count()
+    app.file_uploader[0].set_value(("bomb.json", json.dumps(bomb).encode(), "application/json")).run()
+    assert not app.exception
+    assert store.count() == before
+    assert any(TOO_LONG[language] in e.value for e in app.error), [e.value[:200] for e in app.error]
+
+
+CAP = {"zh": ("卷宗最多收 5,000 卷", "從最舊的刪起", "不會被刪"), "en": ("at most 5,000 runs", "oldest first", "never dropped")}
+FULL = {"zh": "先刪掉一卷匯入的，才能再匯入", "en": "Delete an imported run to make room"}
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_the_page_says_what_happens_at_the_cap_and_refuses_an_import_past_it(store, monkeypatch, language):
+    from specdec_core.services import archive as archive_module
+
+    app = open_page("archive", language, pair="tiny")
+    said = " ".join(c.value for c in app.caption)
+    assert all(words in said for words in CAP[language]), said
+    monkeypatch.setattr(archive_module, "MAX_IMPORTED_RUNS", 1)
+    data = json.loads(app_run(seed=43))
+    for seed, name in ((44, "first.json"), (45, "second.json")):
+        data["settings"]["seed"] = seed
+        app.file_uploader[0].set_value((name, json.dumps(data).encode(), "application/json")).run()
+        assert not app.exception
+    assert [row.source for row in store.list()] == ["import", "app"]
+    assert any(FULL[language] in e.value for e in app.error), [e.value for e in app.error]
+
+
+def test_the_table_receives_previews_and_the_opened_run_its_whole_text(store):
+    """#38: each visit sent every row's prompt and text in full, 119 MB over the websocket."""
+    data = json.loads(app_run(seed=46))
+    data.update(prompt_tokens=[3] * 400, prompt_text="墨" * 100_000)
+    data["settings"]["seed"] = 47
+    store.import_json(json.dumps(data))
+    for seed in range(48, 52):
+        app_run(seed=seed)
+    app = open_page("archive", "en", pair="tiny")
+    assert not app.exception
+    table = app.dataframe[0].value
+    sent = sum(len(str(value)) for column in table.columns for value in table[column])
+    assert len(table) == 6 and sent < 2_000, sent  # the long prompt's row sends 81 characters of it
+    assert list(table["Prompt"]).count("墨" * 80 + "…") == 1
+    long_id = next(row.id for row in store.list() if row.source == "import")
+    app.selectbox(key="archive_run").set_value(long_id).run()
+    assert any("墨" * 100_000 in m.value for m in app.markdown)  # opened, the run is read whole from its trace
+
+
+def test_an_import_is_checked_with_the_page_slot_lent_to_other_pages(store, monkeypatch):
+    """#38: a 19.6 MB import took 37 s, and another student's step went from 0.03 s to 2.4 s meanwhile."""
+    from contextlib import contextmanager
+
+    import ui.archive.store
+
+    events = []
+
+    @contextmanager
+    def spy_long_work():
+        events.append("lent")
+        yield
+        events.append("back")
+
+    real_import = Archive.import_json
+    monkeypatch.setattr(ui.archive.store, "long_work", spy_long_work)
+    monkeypatch.setattr(Archive, "import_json", lambda self, data: events.append("checked") or real_import(self, data))
+    data = json.loads(app_run(seed=53))
+    data["settings"]["seed"] = 54
+    app = open_page("archive", "en", pair="tiny")
+    app.file_uploader[0].set_value(("run.json", json.dumps(data).encode(), "application/json")).run()
+    assert not app.exception
+    assert events == ["lent", "checked", "back"]
+    assert store.list()[0].source == "import"

@@ -1,7 +1,10 @@
 """The archive alone: created on first use, save/list/filter/get/delete, dedupe, refused files, threads."""
+import copy
 import json
 import sqlite3
 import threading
+import time
+import zlib
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -9,15 +12,19 @@ import pytest
 
 from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError, summarize
 from specdec_core.decoding.generate import speculative_generate
+from specdec_core.services import archive as archive_module
 from specdec_core.services.archive import (
     ARCHIVE_SCHEMA,
+    PREVIEW_CHARS,
     Archive,
     ArchiveError,
+    ArchiveFull,
     MissingRun,
     RunFilter,
     default_path,
 )
 from specdec_core.settings import DecodeSettings
+from ui.shared.sidebar import KNOBS
 
 
 def run(tiny, prompt, scribe="lm", k=3, seed=0) -> str:
@@ -64,7 +71,7 @@ def test_a_saved_run_lists_its_numbers_and_comes_back_whole(store, traces):
     (row,) = store.list()
     assert (row.id, row.pair, row.scribe, row.k, row.seed, row.source) == (saved.id, "tiny", "lm", 3, 0, "app")
     assert row.temperature == trace.settings["sampling"]["temperature"]
-    assert (row.prompt_text, row.text, row.tokens) == (trace.prompt_text, trace.text, summary["tokens"])
+    assert (row.prompt_preview, row.text_preview, row.tokens) == (trace.prompt_text, trace.text, summary["tokens"])
     assert row.alpha == pytest.approx(summary["alpha"])
     assert row.tokens_per_target_forward == pytest.approx(summary["tokens_per_target_forward"])
     assert row.created_at.tzinfo == timezone.utc
@@ -197,3 +204,148 @@ def test_saving_a_run_again_does_not_use_up_an_id(tmp_path, tiny, tiny_prompt):
     runs = [run(tiny, tiny_prompt, seed=seed) for seed in (1, 1, 1, 2, 2, 3)]
     ids = [store.save(run).id for run in runs]
     assert ids == [1, 1, 1, 2, 2, 3]
+
+
+def long_prompt_trace(good: str, prompt_tokens: int, prompt_chars: int, text_chars: int | None = None) -> str:
+    """A genuine run given a prompt of prompt_tokens ids and prompt_chars characters (and a text of text_chars)."""
+    data = json.loads(good)
+    data["prompt_tokens"] = [3] * prompt_tokens
+    data["prompt_text"] = "墨" * prompt_chars
+    if text_chars is not None:
+        data["text"] = "卿" * text_chars
+    return json.dumps(data, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("part", ["prompt_text", "text"])
+def test_a_prompt_or_text_longer_than_its_tokens_can_write_is_refused(store, traces, part):
+    """#38: ten traces with a 3.3M-character prompt and text grew the archive from 0.8 to 199 MB."""
+    bomb = json.loads(traces["lm3"])
+    bomb[part] = "x" * 3_000_000  # 3 MB: under the file limit, on a prompt of a few tokens
+    assert len(json.dumps(bomb).encode()) < MAX_TRACE_BYTES
+    with pytest.raises(TraceError) as refused:
+        store.import_json(json.dumps(bomb))
+    assert refused.value.reason == ("prompt_chars" if part == "prompt_text" else "text_chars")
+    assert refused.value.values["chars"] == 3_000_000 and refused.value.values["limit"] < 10_000
+    assert store.count() == 0
+    store.import_json(long_prompt_trace(traces["lm3"], prompt_tokens=4, prompt_chars=4 * 256))  # the bound itself is fine
+
+
+def test_the_table_s_rows_hold_previews_and_the_run_is_whole_when_opened(store, traces):
+    """#38: every visit to the archive shipped every row's prompt and text in full (119 MB a visit)."""
+    long = long_prompt_trace(traces["lm3"], prompt_tokens=400, prompt_chars=100_000, text_chars=3_000)
+    saved = store.import_json(long)
+    short = store.save(traces["lm2"])
+    rows = {row.id: row for row in store.list()}
+    assert rows[saved.id].prompt_preview == "墨" * PREVIEW_CHARS + "…"
+    assert rows[saved.id].text_preview == "卿" * PREVIEW_CHARS + "…"
+    assert rows[short.id].prompt_preview == Trace.from_json(traces["lm2"]).prompt_text  # a short one is whole, no …
+    assert Trace.from_json(store.get(saved.id)).prompt_text == "墨" * 100_000
+    with sqlite3.connect(store.path) as db:  # the row itself keeps no more than the preview
+        assert db.execute("SELECT max(length(prompt_text)), max(length(text)) FROM runs").fetchone() == (81, 81)
+
+
+def test_rows_saved_whole_by_an_earlier_version_are_shortened_on_opening(store, traces):
+    saved = store.save(traces["lm3"])
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE runs SET prompt_text = ? WHERE id = ?", ("墨" * 1_000_000, saved.id))
+    reopened = Archive(store.path)
+    (row,) = reopened.list()
+    assert row.prompt_preview == "墨" * PREVIEW_CHARS + "…"
+    with sqlite3.connect(store.path) as db:
+        assert db.execute("SELECT length(prompt_text) FROM runs").fetchone() == (PREVIEW_CHARS + 1,)
+
+
+def seeded(good: str, seed: int) -> str:
+    return broken(good, lambda d: d["settings"].update(seed=seed))
+
+
+def test_at_the_cap_the_oldest_app_runs_go_and_imports_stay(store, traces, monkeypatch):
+    """#38: the archive had no cap. Past it, the app's oldest runs are dropped; a person's imports never are."""
+    monkeypatch.setattr(archive_module, "MAX_RUNS", 5)
+    imported = [store.import_json(seeded(traces["lm3"], 100 + i)).id for i in range(2)]
+    made = [store.save(seeded(traces["lm3"], i)).id for i in range(6)]
+    kept = {row.id for row in store.list()}
+    assert store.count() == 5
+    assert kept == set(imported) | set(made[-3:])  # the three oldest app runs went, oldest first
+    store.import_json(seeded(traces["lm3"], 200))  # an import is room for itself too: an app run makes way
+    assert store.count() == 5 and set(imported) <= {row.id for row in store.list()}
+    assert made[-3] not in {row.id for row in store.list()}
+
+
+def test_the_byte_cap_drops_app_runs_by_their_stored_size(store, traces, monkeypatch):
+    one = len(zlib.compress(Trace.from_json(seeded(traces["lm3"], 0)).to_json().encode()))
+    monkeypatch.setattr(archive_module, "MAX_STORED_BYTES", int(3.5 * one))
+    ids = [store.save(seeded(traces["lm3"], i)).id for i in range(5)]
+    assert [row.id for row in store.list()] == ids[:-4:-1]  # three fit in 3.5 runs' bytes: the newest three
+
+
+def test_imports_past_their_share_are_refused_and_change_nothing(store, traces, monkeypatch):
+    monkeypatch.setattr(archive_module, "MAX_IMPORTED_RUNS", 2)
+    for seed in (1, 2):
+        store.import_json(seeded(traces["lm3"], seed))
+    before = snapshot(store)
+    with pytest.raises(ArchiveFull) as refused:
+        store.import_json(seeded(traces["lm3"], 3))
+    assert refused.value.reason == "archive_full" and refused.value.values["runs"] == 2
+    assert "delete an imported run" in str(refused.value)
+    assert snapshot(store) == before
+    assert store.import_json(seeded(traces["lm3"], 1)) == (1, False)  # one already there is no new import
+    store.save(seeded(traces["lm3"], 3))  # the app's own runs are never refused
+    monkeypatch.setattr(archive_module, "MAX_IMPORTED_BYTES", 10)
+    with pytest.raises(ArchiveFull):
+        store.import_json(seeded(traces["lm3"], 4))
+
+
+def test_the_caps_leave_app_runs_room_beside_a_full_share_of_imports():
+    assert archive_module.MAX_IMPORTED_RUNS < archive_module.MAX_RUNS
+    assert archive_module.MAX_IMPORTED_BYTES + MAX_TRACE_BYTES < archive_module.MAX_STORED_BYTES
+
+
+LONGEST_PIECE = "\n" + " " * 80  # SmolLM2's longest token as it reads (81 characters; 84 bytes in JSON)
+
+
+def widened(candidates: list[dict], n: int = 17) -> list[dict]:
+    """n candidates (the top 8 of p and of q and the drafted token), each read as the longest piece."""
+    wide = [dict(c, token=49_151, piece=LONGEST_PIECE) for c in candidates]
+    return (wide * n)[:n]
+
+
+def largest_app_trace(tiny, tiny_prompt) -> str:
+    """The largest trace the app can write, from a real run's numbers: the sidebar's most (k and new tokens)
+    on smollm2 (8,192 positions), every round rejecting its first draft (the most rounds), every piece the
+    vocabulary's longest and a prompt filling the context."""
+    k, new = int(KNOBS["k"].high), int(KNOBS["max_new"].high)
+    settings = DecodeSettings(k=k, noise=1.0, seed=0, max_new_tokens=100)
+    data = json.loads(speculative_generate(tiny.as_target(), tiny.draft("lm"), tiny_prompt, settings).to_json())
+    full = next(r for r in data["rounds"] if len(r["drafted"]) == k)
+    rounds = []
+    for i in range(new):
+        r = copy.deepcopy(full)
+        for step in r["drafted"]:
+            step.update(token=49_151, piece=LONGEST_PIECE, candidates=widened(step["candidates"]))
+        r.update(index=i, n_accepted=0, first_rejected=0, next_kind="corrected", next_token=49_151,
+                 next_piece=LONGEST_PIECE, next_dist_top=widened(r["next_dist_top"]))
+        rounds.append(r)
+    prompt = 8_192 - new
+    data.update(rounds=rounds, tokens=[49_151] * new, text=LONGEST_PIECE * new, prompt_tokens=[49_151] * prompt,
+                prompt_text=LONGEST_PIECE * prompt, settings=dict(data["settings"], k=k, max_new_tokens=new))
+    data["extra"].update(prompt_pieces=[LONGEST_PIECE] * 32, prompt_as_typed=LONGEST_PIECE * prompt)
+    return json.dumps(data, ensure_ascii=False)
+
+
+def test_the_file_limit_is_the_largest_run_the_app_writes_with_a_margin(store, tiny, tiny_prompt):
+    """#38: the limit was 20 MB, three times what any run of the app writes; checking such a file took 37 s."""
+    largest = largest_app_trace(tiny, tiny_prompt)
+    size = len(largest.encode())
+    assert size < MAX_TRACE_BYTES <= 1.5 * size, (size, MAX_TRACE_BYTES)
+    started = time.perf_counter()
+    saved = store.import_json(largest)  # the largest legal run passes every check
+    assert saved.new and time.perf_counter() - started < 10  # 2 shared cores; about 1.5 s alone
+
+
+def test_the_upload_limit_is_the_import_limit_rounded_up():
+    import math
+    import tomllib
+
+    config = tomllib.loads((Path(__file__).resolve().parent.parent / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["maxUploadSize"] == math.ceil(MAX_TRACE_BYTES / 1_000_000)

@@ -112,7 +112,7 @@ def _loopback(args) -> bool:
 
 
 def test_the_server_config_fits_a_class():
-    """#28 and #27: loopback only, no tracebacks for visitors, uploads capped at the archive's own 20 MB
+    """#28 and #27: loopback only, no tracebacks for visitors, uploads capped at the archive's own limit
     (the uploader said 200MB), no file watcher, no lookup of an external address, no per-page full GC."""
     import tomllib
     from pathlib import Path

@@ -1,7 +1,13 @@
 """卷宗 The archive: every run the app made, to filter, open, replay, export, delete, and files to import."""
 import streamlit as st
 
-from specdec_core.services.archive import ArchiveError
+from specdec_core.services.archive import (
+    MAX_IMPORTED_BYTES,
+    MAX_IMPORTED_RUNS,
+    MAX_RUNS,
+    MAX_STORED_BYTES,
+    ArchiveError,
+)
 from ui.archive.sections import import_section, runs_count, runs_section
 from ui.archive.store import archive
 from ui.archive.texts import TEXT
@@ -16,5 +22,7 @@ except ArchiveError as problem:
     st.error(TEXT("archive_broken", error=problem))
     st.stop()
 st.caption(TEXT("where", runs=runs_count(total)))  # the server's own path is no visitor's business
+st.caption(TEXT("cap", runs=MAX_RUNS, mb=MAX_STORED_BYTES // 1_000_000, imported=MAX_IMPORTED_RUNS,
+                imported_mb=MAX_IMPORTED_BYTES // 1_000_000))
 runs_section(store, choices, total)
 import_section()

@@ -6,11 +6,17 @@ import math
 from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 
-from specdec_core.algorithm.trace_checks import MAX_TOKEN_ID, problems
+from specdec_core.algorithm.trace_checks import MAX_PIECE_CHARS, MAX_TOKEN_ID, problems
 from specdec_core.settings import MAX_TOKENS, DecodeSettings, Refusal, SettingsError, check_fits
 
 SCHEMA_VERSION = 1
-MAX_TRACE_BYTES = 20_000_000
+# The largest trace the app can write is about 6.4 MB (tests/test_archive.py builds it from a real run): the
+# sidebar's most, k = 12 and 128 new tokens, on the pair with the longest context (smollm2 reads 8,192 tokens),
+# every round rejecting its first draft (128 rounds of 12 drafted steps, each with the top 8 of p and of q and
+# the drafted token: 17 candidates), every piece SmolLM2's longest token (81 characters) and a prompt filling
+# the context. A measured run there (noise 1, T = 2) wrote 24.6 kB a round. 8 MB leaves a quarter more; a
+# larger file is no run of this app, and checking one held a server's cores for tens of seconds.
+MAX_TRACE_BYTES = 8_000_000
 MAX_EXTRA_DEPTH = 8  # a run writes a list of strings there (depth 2); 900 levels broke the archive's recursion
 
 
@@ -109,7 +115,7 @@ class Trace:
         try:
             data = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
         except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, an integer of thousands of digits
-            raise TraceError(f"not valid JSON ({error})") from None
+            raise TraceError(f"not valid JSON ({error})", "not_json", error=str(error)) from None
         return cls.from_dict(data)
 
     @classmethod
@@ -268,6 +274,21 @@ def _check_bounded(trace: Trace) -> None:
         raise TraceError(f"{len(trace.tokens)} tokens written, more than the settings' max_new_tokens "
                          f"{settings.max_new_tokens}", "more_than_max_new", tokens=len(trace.tokens),
                          new=settings.max_new_tokens)
+    _check_text_fits_tokens("prompt", trace.prompt_text, trace.prompt_tokens)
+    typed = trace.extra.get("prompt_as_typed")  # the replay puts it back in the sidebar
+    _check_text_fits_tokens("prompt", typed if isinstance(typed, str) else "", trace.prompt_tokens)
+    _check_text_fits_tokens("text", trace.text, trace.tokens)
+
+
+def _check_text_fits_tokens(name: str, text: str, tokens: list[int]) -> None:
+    """A text is its tokens decoded, and no token reads as more than MAX_PIECE_CHARS characters (SmolLM2's
+    longest reads as 81), so a longer text was not written by these tokens: 3.3 million characters on a short
+    prompt grew an archive by 20 MB a file and every visit to it by 12 MB."""
+    limit = len(tokens) * MAX_PIECE_CHARS
+    if len(text) > limit:
+        raise TraceError(f"the {name} has {len(text):,} characters for its {len(tokens):,} tokens; a token reads as "
+                         f"at most {MAX_PIECE_CHARS} characters, so at most {limit:,}", f"{name}_chars",
+                         chars=len(text), tokens=len(tokens), per_token=MAX_PIECE_CHARS, limit=limit)
 
 
 def _check_consistent(trace: Trace) -> None:

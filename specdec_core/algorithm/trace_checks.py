@@ -26,12 +26,17 @@ COUNTS = {"index", "context_len", "n_accepted"}
 def problems(record) -> list[str]:
     """Every way `record` (a Trace, Round, DraftStep or Candidate) breaks its declared types and ranges."""
     found: list[str] = []
-    _check_record(record, type(record).__name__, found)
+    _check_record(record, type(record).__name__, found, {})
     return found
 
 
-def _check_record(record, where: str, found: list[str]) -> None:
-    hints = get_type_hints(type(record))
+def _check_record(record, where: str, found: list[str], hints_of: dict) -> None:
+    """hints_of: each record class's type hints, read once per check (reading them compiles every annotation,
+    and a long trace has tens of thousands of records: it took most of an import's time)."""
+    kind = type(record)
+    if kind not in hints_of:
+        hints_of[kind] = get_type_hints(kind)
+    hints = hints_of[kind]
     for field in fields(record):
         value, path = getattr(record, field.name), f"{where}.{field.name}"
         if not _has_type(value, hints[field.name]):
@@ -40,7 +45,7 @@ def _check_record(record, where: str, found: list[str]) -> None:
         _check_value(field.name, value, path, found)
         for i, item in enumerate(value if isinstance(value, list) else []):
             if is_dataclass(item):
-                _check_record(item, f"{path}[{i}]", found)
+                _check_record(item, f"{path}[{i}]", found, hints_of)
 
 
 def _check_value(name: str, value, path: str, found: list[str]) -> None:

@@ -9,7 +9,16 @@ The folder, the file and its tables are created on first use; nothing else needs
 A trace is checked with ``Trace.from_json`` (size limit, JSON, schema version, consistency) before
 the database is touched, so a bad file is refused with a sentence and the archive stays as it was.
 Two traces that differ only in their timings (the same seed and settings run again) are the same
-run: the second save returns the first one's id. Every call opens its own short connection inside
+run: the second save returns the first one's id.
+
+The archive is bounded, so one visitor cannot fill a class server's disk or every visitor's page:
+- a row keeps a short preview of the prompt and the text for the table; the whole run is in its trace,
+  read when the run is opened;
+- it holds at most MAX_RUNS runs and MAX_STORED_BYTES of (compressed) traces. Past either, the oldest
+  runs the app made are dropped to make room, oldest first;
+- runs a person imported are theirs, never dropped: at most MAX_IMPORTED_RUNS of them in
+  MAX_IMPORTED_BYTES, past which an import is refused (ArchiveFull) until one is deleted. That share
+  is a fraction of the whole, so a run the app makes always finds room. Every call opens its own short connection inside
 one transaction, so Streamlit's threads (and two app processes) can share one file.
 """
 from __future__ import annotations
@@ -27,11 +36,21 @@ from pathlib import Path
 from typing import Iterator, Literal, NamedTuple
 
 from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError, summarize
+from specdec_core.settings import Refusal
 
 ENV_VAR = "SCRIPTORIUM_ARCHIVE"
 ARCHIVE_SCHEMA = 1
 TIMING_FIELDS = {"draft_s", "target_s", "other_s", "prefill_s", "wall_s"}  # differ on every rerun
 Source = Literal["app", "import"]
+PREVIEW_CHARS = 80  # of the prompt and of the text, kept in a row for the table (the whole is in the trace)
+KEPT_CHARS = PREVIEW_CHARS + 1  # one more, so a preview knows whether the text goes on
+# Room for a class of 30 stepping through 150 runs each. Compressed, poetry's default run stores about 7 kB,
+# a smollm2 run of 128 tokens at k = 12 and noise 1 measured 0.2 MB (1.4 MB as JSON), the largest the app can
+# make about 0.5 MB: the byte cap is met by many long runs or by imports, and then drops old runs, not a page.
+MAX_RUNS = 5_000
+MAX_STORED_BYTES = 200_000_000  # of compressed traces
+MAX_IMPORTED_RUNS = 500  # a tenth of the runs and a quarter of the bytes: app runs always find room
+MAX_IMPORTED_BYTES = 50_000_000
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
@@ -46,8 +65,8 @@ CREATE TABLE IF NOT EXISTS runs (
     k INTEGER,
     temperature REAL,
     seed INTEGER,
-    prompt_text TEXT NOT NULL,
-    text TEXT NOT NULL,
+    prompt_text TEXT NOT NULL,         -- its first PREVIEW_CHARS characters, a preview (the run is in its trace)
+    text TEXT NOT NULL,                -- the same
     tokens INTEGER NOT NULL,
     alpha REAL,
     tokens_per_target_forward REAL NOT NULL,
@@ -59,9 +78,9 @@ CREATE INDEX IF NOT EXISTS runs_k ON runs (k);
 CREATE INDEX IF NOT EXISTS runs_created ON runs (created_at);
 """
 
-_COLUMNS = (
-    "id, created_at, source, pair, scribe, mode, k, temperature, seed, prompt_text, text, tokens, alpha, "
-    "tokens_per_target_forward"
+_COLUMNS = (  # a summary of each run, never its trace: a visit to the table sends these and nothing more
+    f"id, created_at, source, pair, scribe, mode, k, temperature, seed, substr(prompt_text, 1, {KEPT_CHARS}), "
+    f"substr(text, 1, {KEPT_CHARS}), tokens, alpha, tokens_per_target_forward"
 )
 
 
@@ -71,6 +90,10 @@ class ArchiveError(RuntimeError):
 
 class MissingRun(ArchiveError):
     """No run with that id (never saved, or deleted)."""
+
+
+class ArchiveFull(Refusal):
+    """An import past the share of the archive kept for imported runs; the message says how to make room."""
 
 
 class Saved(NamedTuple):
@@ -91,8 +114,8 @@ class RunRow:
     k: int | None
     temperature: float | None
     seed: int | None
-    prompt_text: str
-    text: str
+    prompt_preview: str  # the first PREVIEW_CHARS characters, and … where the prompt goes on
+    text_preview: str
     tokens: int
     alpha: float | None
     tokens_per_target_forward: float
@@ -129,6 +152,7 @@ class Archive:
         """Store a trace (checked first); the same run saved twice keeps one row and one id."""
         trace = read_trace(trace_json)
         fields = _row_fields(trace) | {"source": source, "trace": zlib.compress(trace.to_json().encode())}
+        size = len(fields["trace"])
         names, marks = ", ".join(fields), ", ".join("?" * len(fields))
         find = "SELECT id FROM runs WHERE digest = ?"
         with self._transaction() as db:  # insert-or-find in one transaction: two threads cannot both add it
@@ -137,13 +161,16 @@ class Archive:
             found = db.execute(find, (fields["digest"],)).fetchone()
             if found is not None:
                 return Saved(found[0], False)
+            if source == "import":
+                _check_import_room(db, size)
             cursor = db.execute(
                 f"INSERT INTO runs (created_at, {names}) VALUES (?, {marks}) ON CONFLICT (digest) DO NOTHING",
                 (_now(), *fields.values()),
             )
-            if cursor.rowcount == 1:
-                return Saved(cursor.lastrowid, True)
-            return Saved(db.execute(find, (fields["digest"],)).fetchone()[0], False)
+            if cursor.rowcount != 1:
+                return Saved(db.execute(find, (fields["digest"],)).fetchone()[0], False)
+            _make_room(db, cursor.lastrowid)
+            return Saved(cursor.lastrowid, True)
 
     def import_json(self, data: str | bytes) -> Saved:
         """A file a person brought: the same checks as save, marked as imported."""
@@ -223,6 +250,7 @@ class Archive:
                             f"the archive {self.path} has layout version {versions}; "
                             f"this app reads version {ARCHIVE_SCHEMA}"
                         )
+                    _shorten_old_previews(db)
             except (sqlite3.DatabaseError, OSError) as error:
                 raise ArchiveError(f"the archive {self.path} cannot be opened ({error})") from error
             self._ready = True
@@ -237,6 +265,44 @@ def read_trace(data: str | bytes) -> Trace:
         return Trace.from_json(raw)
     except RecursionError:  # a file of nested brackets, made to crash a parser
         raise TraceError("the JSON is nested too deeply to be a trace") from None
+
+
+def _check_import_room(db: sqlite3.Connection, size: int) -> None:
+    """Imported runs are the user's and never dropped, so they are refused past their share."""
+    runs, stored = db.execute(
+        "SELECT COUNT(*), COALESCE(SUM(length(trace)), 0) FROM runs WHERE source = 'import'"  # length: no blob read
+    ).fetchone()
+    if runs + 1 > MAX_IMPORTED_RUNS or stored + size > MAX_IMPORTED_BYTES:
+        raise ArchiveFull(
+            f"the archive keeps at most {MAX_IMPORTED_RUNS:,} imported runs in {MAX_IMPORTED_BYTES // 1_000_000} MB, "
+            f"and holds {runs:,} in {stored / 1e6:.1f} MB: delete an imported run to make room",
+            "archive_full", runs=runs, mb=stored / 1e6, limit_runs=MAX_IMPORTED_RUNS,
+            limit_mb=MAX_IMPORTED_BYTES // 1_000_000,
+        )
+
+
+def _make_room(db: sqlite3.Connection, kept: int) -> None:
+    """Drop the oldest runs the app made until the archive is within MAX_RUNS and MAX_STORED_BYTES again
+    (never an imported run, never the run just saved)."""
+    runs, stored = db.execute("SELECT COUNT(*), COALESCE(SUM(length(trace)), 0) FROM runs").fetchone()
+    runs_over, bytes_over = runs - MAX_RUNS, stored - MAX_STORED_BYTES
+    oldest = db.execute("SELECT id, length(trace) FROM runs WHERE source = 'app' AND id != ? ORDER BY id", (kept,))
+    dropped = []
+    for run_id, size in oldest:
+        if runs_over <= 0 and bytes_over <= 0:
+            break
+        dropped.append((run_id,))
+        runs_over, bytes_over = runs_over - 1, bytes_over - size
+    db.executemany("DELETE FROM runs WHERE id = ?", dropped)
+
+
+def _shorten_old_previews(db: sqlite3.Connection) -> None:
+    """Rows saved before previews kept the whole prompt and text (one was 3.3 million characters)."""
+    db.execute(
+        "UPDATE runs SET prompt_text = substr(prompt_text, 1, ?), text = substr(text, 1, ?) "
+        "WHERE length(prompt_text) > ? OR length(text) > ?",
+        (KEPT_CHARS,) * 4,
+    )
 
 
 def content_digest(trace: Trace) -> str:
@@ -265,8 +331,8 @@ def _row_fields(trace: Trace) -> dict:
         "k": _number(settings.get("k"), int),
         "temperature": _number(sampling.get("temperature"), float),
         "seed": _number(settings.get("seed"), int),
-        "prompt_text": trace.prompt_text,
-        "text": trace.text,
+        "prompt_text": trace.prompt_text[:KEPT_CHARS],
+        "text": trace.text[:KEPT_CHARS],
         "tokens": summary["tokens"],
         "alpha": summary["alpha"],
         "tokens_per_target_forward": summary["tokens_per_target_forward"],
@@ -280,7 +346,12 @@ def _number(value, kind):
 
 def _row(values: tuple) -> RunRow:
     row = RunRow(*values)
-    return replace(row, created_at=datetime.fromisoformat(row.created_at))
+    return replace(row, created_at=datetime.fromisoformat(row.created_at), prompt_preview=_preview(row.prompt_preview),
+                   text_preview=_preview(row.text_preview))
+
+
+def _preview(kept: str) -> str:
+    return kept[:PREVIEW_CHARS] + "…" if len(kept) > PREVIEW_CHARS else kept
 
 
 def _now() -> str:

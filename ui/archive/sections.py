@@ -34,7 +34,7 @@ def scribe_name(row: RunRow) -> str:
 def choice_label(row: RunRow) -> str:
     time = row.created_at.strftime("%m-%d %H:%M")
     facts = dict(id=row.id, time=time, pair=row.pair, scribe=scribe_name(row), k=row.k)
-    return TEXT.plain("choice_label", prompt=row.prompt_text[:12], **facts)  # a menu's options draw no Markdown
+    return TEXT.plain("choice_label", prompt=row.prompt_preview[:12], **facts)  # a menu's options draw no Markdown
 
 
 def table(rows: list[RunRow]) -> dict[str, list]:
@@ -47,7 +47,7 @@ def table(rows: list[RunRow]) -> dict[str, list]:
         "k": [r.k for r in rows],
         TEXT("col_temperature"): [r.temperature for r in rows],
         TEXT("col_seed"): [r.seed for r in rows],
-        TEXT("col_prompt"): [without_bidi(r.prompt_text) for r in rows],
+        TEXT("col_prompt"): [without_bidi(r.prompt_preview) for r in rows],
         TEXT("col_tokens"): [r.tokens for r in rows],
         TEXT("col_alpha"): [r.alpha for r in rows],
         TEXT("col_per_forward"): [r.tokens_per_target_forward for r in rows],
@@ -109,7 +109,7 @@ def show_run(store: Archive, row: RunRow) -> None:
         st.error(TEXT("unreadable", id=row.id, error=error))
         return
     summary = summarize(trace)
-    prompt, text = markdown_literal(row.prompt_text), markdown_literal(row.text)
+    prompt, text = markdown_literal(trace.prompt_text), markdown_literal(trace.text)  # the row holds previews
     st.markdown(f"**{TEXT('prompt_label')}**　{prompt}\n\n**{TEXT('text_label')}**　{text}")
     metrics = st.columns(4)
     metrics[0].metric(TEXT("tokens"), summary["tokens"])

@@ -5,21 +5,22 @@ page also leaves the id in ``st.session_state["replay_run"]`` for the moment of 
 """
 from __future__ import annotations
 
-import json
 import logging
 from typing import NamedTuple
 
 import streamlit as st
 
 from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError
-from specdec_core.services.archive import Archive, ArchiveError, MissingRun, default_path
+from specdec_core.services.archive import Archive, ArchiveError, ArchiveFull, MissingRun, default_path
 from ui.archive.texts import TEXT
 from ui.shared.errors import explain
+from ui.shared.run_slots import long_work
 
 REPLAY_PARAM = "run"
 REPLAY_KEY = "replay_run"
 MAX_ID = 2**63 - 1  # SQLite's largest integer key
 MAX_ID_DIGITS = len(str(MAX_ID))
+REFUSED_IN_OWN_WORDS = ("not_json", "prompt_chars", "text_chars")  # a trace's refusals this page words itself
 log = logging.getLogger(__name__)
 
 
@@ -56,17 +57,19 @@ class Outcome(NamedTuple):
 
 
 def import_file(data: bytes) -> Outcome:
-    """Check a file in full, then add it; a refused file leaves the archive exactly as it was."""
+    """Check a file in full, then add it; a refused file leaves the archive exactly as it was. Reading and
+    checking the largest file takes about a second of this thread: other pages are drawn meanwhile (long_work)."""
     if len(data) > MAX_TRACE_BYTES:
         return Outcome(False, "too_big", {"size": len(data), "limit": MAX_TRACE_BYTES})
     try:
-        json.loads(data)
-    except (ValueError, RecursionError) as error:  # said here in both languages; from_json says it in English
-        return Outcome(False, "not_json", {"error": str(error)})
-    try:
-        saved = archive().import_json(data)
+        with long_work():
+            saved = archive().import_json(data)
     except TraceError as error:
+        if error.reason in REFUSED_IN_OWN_WORDS:
+            return Outcome(False, error.reason, error.values)
         return Outcome(False, "not_trace", {"error": error})
+    except ArchiveFull as error:
+        return Outcome(False, "archive_full", error.values)
     except ArchiveError as error:
         return Outcome(False, "archive_broken", {"error": str(error)})
     return Outcome(True, "imported" if saved.new else "already_there", {"id": saved.id}, saved.id)

@@ -15,6 +15,13 @@ TEXT = Texts(
             "zh": "卷宗共 {runs}。（存放的位置由架設伺服器的人以環境變數 SCRIPTORIUM_ARCHIVE 決定。）",
             "en": "The archive holds {runs}. (Whoever runs the server chooses where it is kept, with the SCRIPTORIUM_ARCHIVE environment variable.)",
         },
+        "cap": {
+            "zh": "卷宗最多收 {runs:,} 卷，紀錄壓縮後最多 {mb} MB。收滿時，本 app 寫的卷從最舊的刪起，騰出位置。"
+            "匯入的卷是你的，不會被刪：最多 {imported:,} 卷、{imported_mb} MB，滿了就不再接受匯入，要先刪掉一卷匯入的。",
+            "en": "The archive keeps at most {runs:,} runs, their records at most {mb} MB compressed. When it is full, the runs this app made are dropped, "
+            "oldest first, to make room. Imported runs are yours and never dropped: up to {imported:,} of them in "
+            "{imported_mb} MB, after which an import is refused until you delete an imported run.",
+        },
         "archive_broken": {
             "zh": "卷宗打不開，這次無法讀寫：{error}",
             "en": "The archive cannot be opened, so nothing can be read or saved: {error}",
@@ -90,6 +97,24 @@ TEXT = Texts(
         "not_json": {
             "zh": "這個檔案不是 JSON（{error}）：沒有匯入，卷宗沒有任何改變。",
             "en": "This file is not JSON ({error}): nothing was imported and the archive is unchanged.",
+        },
+        "archive_full": {
+            "zh": "卷宗裡已有 {runs:,} 卷匯入的紀錄、{mb:.1f} MB，匯入的上限是 {limit_runs:,} 卷、{limit_mb} MB：沒有匯入，"
+            "卷宗沒有任何改變。先刪掉一卷匯入的，才能再匯入。",
+            "en": "The archive holds {runs:,} imported runs in {mb:.1f} MB, and keeps at most {limit_runs:,} in {limit_mb} MB: "
+            "nothing was imported and the archive is unchanged. Delete an imported run to make room.",
+        },
+        "prompt_chars": {
+            "zh": "這份紀錄的開頭有 {chars:,} 個字，卻只有 {tokens:,} 個詞元；一個詞元最多寫成 {per_token} 個字，"
+            "開頭最多 {limit:,} 個字，所以不是任何一次抄寫寫得出來的：沒有匯入，卷宗沒有任何改變。",
+            "en": "This trace's prompt has {chars:,} characters for its {tokens:,} tokens; a token reads as at most "
+            "{per_token} characters, so at most {limit:,}, and no run writes it: nothing was imported and the archive is unchanged.",
+        },
+        "text_chars": {
+            "zh": "這份紀錄寫成的字有 {chars:,} 個，卻只有 {tokens:,} 個詞元；一個詞元最多寫成 {per_token} 個字，"
+            "最多 {limit:,} 個字，所以不是任何一次抄寫寫得出來的：沒有匯入，卷宗沒有任何改變。",
+            "en": "This trace's text has {chars:,} characters for its {tokens:,} tokens; a token reads as at most "
+            "{per_token} characters, so at most {limit:,}, and no run writes it: nothing was imported and the archive is unchanged.",
         },
         "not_trace": {
             "zh": "這個 JSON 不是一份完整的抄寫紀錄（{error}）：沒有匯入，卷宗沒有任何改變。",
