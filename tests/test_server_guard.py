@@ -10,6 +10,7 @@ import json
 import shutil
 import subprocess
 import sys
+import tomllib
 import uuid
 from contextlib import ExitStack
 from pathlib import Path
@@ -24,10 +25,10 @@ from tools.browser import ROOT, app_process
 from tools.classroom_load import FINISHED, PeakRss
 from ui.shared.server_guard import SERVER_UPLOAD_FILES, SESSION_UPLOAD_FILES
 
-FLOOD_FILE = 19_000_000  # bytes: under the 20 MB limit per file, as the probe sent
+FULL_FILE = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())["server"]["maxUploadSize"] * 1024 * 1024
+FLOOD_FILE = FULL_FILE * 19 // 20  # just under the limit per file, as the probe sent (19 MB of 20)
 FLOOD_SESSIONS = 6
-FLOOD_TRIES = 8  # per session: 48 uploads, 912 MB, which a server without bounds keeps
-FULL_FILE = 20 * 1024 * 1024  # server.maxUploadSize in .streamlit/config.toml
+FLOOD_TRIES = 8  # per session: 48 uploads, which a server without bounds keeps
 
 
 def open_session(stack: ExitStack, base: str) -> str:

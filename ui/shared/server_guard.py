@@ -21,7 +21,7 @@ from streamlit.web.server.starlette.starlette_path_security_middleware import Pa
 
 log = get_logger(__name__)
 
-# Uploads held at once, in files of server.maxUploadSize (20 MB): a session imports one file at a time, and
+# Uploads held at once, in files of server.maxUploadSize (8 MB): a session imports one file at a time, and
 # may hold the next while the browser deletes the last; a class's simultaneous imports share the rest.
 SESSION_UPLOAD_FILES = 2
 SERVER_UPLOAD_FILES = 10
