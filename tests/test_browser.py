@@ -75,15 +75,15 @@ def test_home_page_speaks_the_chosen_language(tab, base):
 
 def test_stepping_through_the_scriptorium_moves_the_counters(tab, base):
     open_page(tab, base, "scriptorium", expect="已寫字數", pair="tiny", k="3")
-    choose_language(tab, "en", "Tokens written")
+    choose_language(tab, "en", "Characters written")
     seen = [_counters(tab)]
     for _ in range(4):
         tab.get_by_role("button", name="Step ▶").click()
-        wait_ready(tab, "Tokens written")
+        wait_ready(tab, "Characters written")
         seen.append(_counters(tab))
     assert len(set(seen)) > 1, seen  # a step that changes nothing on screen would be a broken stepper
     tab.get_by_role("button", name="To the end ⏭").click()
-    wait_ready(tab, "Tokens written")
+    wait_ready(tab, "Characters written")
     # the rerun may start later than wait_ready allows on a busy machine: wait for the buttons themselves
     expect(tab.get_by_role("button", name="To the end ⏭")).to_be_disabled(timeout=30_000)
     expect(tab.get_by_role("button", name="Step ▶")).to_be_disabled(timeout=30_000)

@@ -81,13 +81,13 @@ def test_an_imported_hostile_trace_is_shown_as_text_and_fetches_nothing(tab, ser
     assert "evil.example/md.png" in tab.locator("body").inner_text()  # the Markdown shows as the text it is
     _assert_nothing_injected(tab, base)
 
-    open_page(tab, base, "scriptorium", expect="Tokens written", pair="tiny", language="en", run=str(run_id))
+    open_page(tab, base, "scriptorium", expect="Characters written", pair="tiny", language="en", run=str(run_id))
     tab.get_by_text("The whole text").click()
     for _ in range(3):
         tab.get_by_role("button", name="Step ▶").click()
-        wait_ready(tab, "Tokens written")
+        wait_ready(tab, "Characters written")
     tab.get_by_role("button", name="To the end ⏭").click()
-    wait_ready(tab, "Tokens written")
+    wait_ready(tab, "Characters written")
     _assert_nothing_injected(tab, base)
 
 

@@ -43,8 +43,8 @@ def test_the_gguf_is_found_without_importing_its_package():
 def test_the_master_is_smollm2_135m_with_its_ladder(smollm2):
     assert sum(p.numel() for p in smollm2.target.parameters()) == 134_515_008
     assert smollm2.vocab_size == 49_152
-    assert list(smollm2.drafts) == ["prompt-lookup", "ngram", "distilled-4", "distilled"]
-    assert smollm2.default_draft == "distilled"
+    assert list(smollm2.drafts) == ["prompt-lookup", "ngram", "distilled-4", "distilled", "int8-master"]
+    assert smollm2.default_draft == "int8-master"  # the master's own weights in int8, the top rung on a CPU
 
 
 def test_the_pairs_shipped_files_fit_in_40_mb():

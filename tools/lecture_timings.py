@@ -21,7 +21,7 @@ RECORDED = "A recorded result"
 
 def steps(browser, base: str, n: int = 6) -> list[float]:
     page = browser.new_context(viewport=VIEWPORT).new_page()
-    open_page(page, base, "scriptorium", expect="Tokens written", language="en")
+    open_page(page, base, "scriptorium", expect="Characters written", language="en")
     seconds = []
     for _ in range(n):
         before = page.locator('[data-testid="stAlert"]').first.inner_text()
@@ -29,7 +29,7 @@ def steps(browser, base: str, n: int = 6) -> list[float]:
         page.get_by_role("button", name="Step ▶").click()
         page.wait_for_function(STORY_CHANGED, arg=before, timeout=60_000)
         seconds.append(time.monotonic() - started)
-        wait_ready(page, "Tokens written")
+        wait_ready(page, "Characters written")
     return seconds
 
 

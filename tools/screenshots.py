@@ -18,7 +18,7 @@ from tools.browser import EXCEPTION, ROOT, VIEWPORT, app_server, choose_language
 WORDS = {  # the words the tool waits for and clicks, as the pages show them
     "zh": {"home": "御筆樓：墨卿與阿速", "counter": "已寫字數", "step": "下一步 ▶",
            "race": "賽跑：墨卿獨寫，對上師徒合寫", "start": "▶ 開跑", "again": "再量一次"},
-    "en": {"home": "The Scriptorium: Mo Qing and A-Su", "counter": "Tokens written", "step": "Step ▶",
+    "en": {"home": "The Scriptorium: Mo Qing and A-Su", "counter": "Characters written", "step": "Step ▶",
            "iron_rule": "The iron rule:", "sample": "Start sampling", "verdict": "cannot be told apart from the exact distribution",
            "measure": "Measure", "measured": "Cost ratio c", "archive": "The archive",
            "tv": "More samples, less noise: TV as samples grow"},
