@@ -207,9 +207,8 @@ def huge_text(trace: dict) -> None:
     trace["prompt_text"] = trace["text"] = "x" * BOMB_CHARACTERS
 
 
-def replay_bomb(base: str, files: dict[str, bytes], deadline: float) -> list[str]:
+def replay_bomb(base: str, files: dict[str, bytes], deadline: float, said: list[str]) -> None:
     """Import each bomb; where one is accepted (the run then opens), press "Check by replay" and wait."""
-    said = []
     with Tab(base, deadline) as tab:
         uploader, client = tab.run("archive").uploader, xsrf_client(base)
         for name in ("billion tokens", "5,000-token prompt"):
@@ -224,10 +223,9 @@ def replay_bomb(base: str, files: dict[str, bytes], deadline: float) -> list[str
                 except TimeoutError:
                     said.append(f"its check: still running when the time was up, {time.monotonic() - pressed:.0f} s")
                     break
-    return said
 
 
-def upload_flood(base: str, files: dict[str, bytes], deadline: float) -> list[str]:
+def upload_flood(base: str, files: dict[str, bytes], deadline: float, said: list[str]) -> None:
     """FLOOD_TABS tabs at once, each sending FLOOD_UPLOADS near-limit files back to back; the tabs stay open."""
     data, answers, lock = b"x" * FLOOD_FILE, Counter(), threading.Lock()
     with ExitStack() as tabs:
@@ -238,7 +236,10 @@ def upload_flood(base: str, files: dict[str, bytes], deadline: float) -> list[st
             for _ in range(FLOOD_UPLOADS):
                 if time.monotonic() > deadline:
                     return
-                status = upload(client, base, session_id, data, timeout=max(deadline - time.monotonic(), 1))
+                try:
+                    status = upload(client, base, session_id, data, timeout=max(deadline - time.monotonic(), 1))
+                except requests.RequestException as error:  # counted with the answers: the row says how many
+                    status = type(error).__name__
                 with lock:
                     answers[status] += 1
 
@@ -248,22 +249,25 @@ def upload_flood(base: str, files: dict[str, bytes], deadline: float) -> list[st
         for thread in threads:
             thread.join(max(deadline - time.monotonic(), 0) + 5)
         names = {204: "kept", 413: "refused (session full)", 503: "refused (server full)"}
-        said = [", ".join(f"{n} {names.get(status, f'answered {status}')}" for status, n in sorted(answers.items()))]
+        said.append(", ".join(f"{n} {names.get(status, f'answered {status}')}" for status, n in answers.items()))
         time.sleep(max(deadline - time.monotonic(), 0))  # the tabs hold what they were given while the student runs
-    return said
 
 
-def archive_bomb(base: str, files: dict[str, bytes], deadline: float) -> list[str]:
+def archive_bomb(base: str, files: dict[str, bytes], deadline: float, said: list[str]) -> None:
     """Import the huge traces, then open the archive page back to back until the time is up."""
-    with Tab(base, deadline) as tab:
-        uploader, client = tab.run("archive").uploader, xsrf_client(base)
-        bombs = [name for name in files if name.startswith("huge text")]
-        answers = Counter(tab.import_file(client, uploader, f"{name}.json", files[name]).said() for name in bombs)
-        visits = []
-        while time.monotonic() < deadline:
-            visits.append(tab.run("archive").seconds)
-    said = [f"{n} × {answer}" for answer, n in answers.items()]
-    return said + [f"{len(visits)} archive visits, {spread(visits)} s" if visits else "no archive visit in time"]
+    answers, visits, late = Counter(), [], []
+    try:
+        with Tab(base, deadline) as tab:
+            uploader, client = tab.run("archive").uploader, xsrf_client(base)
+            for name in (name for name in files if name.startswith("huge text")):
+                answers[tab.import_file(client, uploader, f"{name}.json", files[name]).said()] += 1
+            while time.monotonic() < deadline:
+                visits.append(tab.run("archive").seconds)
+    except TimeoutError:  # an import or a visit still waited for when the time was up: the row says so
+        late.append("a page still unanswered when the time was up")
+    said.extend(f"{n} × {answer}" for answer, n in answers.items())
+    said.append(f"{len(visits)} archive visits, {spread(visits)} s" if visits else "no archive visit in time")
+    said.extend(late)
 
 
 ATTACKS = {"replay": replay_bomb, "uploads": upload_flood, "archive": archive_bomb}
@@ -354,7 +358,7 @@ def watch(row: Row, base: str, pair: str, files: dict[str, bytes], seconds: floa
 
 def attack_into(row: Row, base: str, files: dict[str, bytes], deadline: float) -> None:
     try:
-        row.said.extend(ATTACKS[row.attack](base, files, deadline))
+        ATTACKS[row.attack](base, files, deadline, row.said)
     except Exception as error:  # noqa: BLE001 - a refused or broken attack is reported, not raised
         row.errors.append(f"attacker: {type(error).__name__}: {str(error)[:160]}")
 
