@@ -10,54 +10,19 @@ import json
 import shutil
 import subprocess
 import sys
-import tomllib
-import uuid
 from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 import requests
-from streamlit.proto.BackMsg_pb2 import BackMsg
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-from websockets.sync.client import connect
 
 from tools.browser import ROOT, app_process
-from tools.classroom_load import FINISHED, PeakRss
+from tools.classroom_load import PeakRss
+from tools.worst_visitor import FLOOD_FILE, FULL_FILE, open_session, rss_mb, upload
 from ui.shared.server_guard import SERVER_UPLOAD_FILES, SESSION_UPLOAD_FILES
 
-FULL_FILE = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())["server"]["maxUploadSize"] * 1024 * 1024
-FLOOD_FILE = FULL_FILE * 19 // 20  # just under the limit per file, as the probe sent (19 MB of 20)
 FLOOD_SESSIONS = 6
 FLOOD_TRIES = 8  # per session: 48 uploads, which a server without bounds keeps
-
-
-def open_session(stack: ExitStack, base: str) -> str:
-    """A tab that has opened the parable page and stays open; its session id (what the upload URL names)."""
-    socket = stack.enter_context(connect(base.replace("http", "ws") + "/_stcore/stream", subprotocols=["streamlit"],
-                                         max_size=None))
-    message = BackMsg()
-    message.rerun_script.query_string, message.rerun_script.page_name = "language=en", "parable"
-    socket.send(message.SerializeToString())
-    session_id = ""
-    while True:
-        forward = ForwardMsg.FromString(socket.recv(timeout=300))
-        if forward.WhichOneof("type") == "new_session":
-            session_id = forward.new_session.initialize.session_id
-        elif forward.WhichOneof("type") == "script_finished" and forward.script_finished in FINISHED:
-            return session_id
-
-
-def upload(client: requests.Session, base: str, session_id: str, data: bytes) -> int:
-    """PUT one file as the browser's uploader does (its XSRF token from the cookie /_stcore/health set)."""
-    token = client.cookies["_streamlit_xsrf"]
-    answer = client.put(f"{base}/_stcore/upload_file/{session_id}/{uuid.uuid4()}", headers={"X-Xsrftoken": token},
-                        files={"file": ("flood.json", data, "application/json")}, timeout=120)
-    return answer.status_code
-
-
-def rss_mb(pid: int) -> float:
-    line = next(x for x in Path(f"/proc/{pid}/status").read_text().splitlines() if x.startswith("VmRSS:"))
-    return int(line.split()[1]) / 1024
 
 
 @pytest.mark.timeout(400)

@@ -1,0 +1,395 @@
+"""The worst single visitor the security probe found (#38), against a class server: what it holds and who waits.
+
+Usage: .venv/bin/python -m tools.worst_visitor [--attack replay,uploads,archive] [--seconds 60] [--pair poetry]
+
+For each attack it starts a fresh server (tools.browser.app_process, the shipped settings), loads the
+scriptorium once as a lecturer's tab would, then lets one hostile visitor loose in a thread while a second
+session, a student, opens the scriptorium with a fresh seed every few seconds (tools.classroom_load,
+over Streamlit's websocket protocol). The attacks, as the probe ran them:
+
+- replay: import, through the archive page's uploader, a trace asking for 1,000,000,000 new tokens (k 32,
+  no stop at the end mark) and one whose prompt is 5,000 tokens; whichever is accepted, press
+  "Check by replay" on it.
+- uploads: ten tabs each send fifteen files just under server.maxUploadSize as fast as they can, and
+  stay open.
+- archive: import ten traces whose prompt and text are 3.3M characters each, then visit the archive
+  page again and again.
+
+The traces are a real run of the pair given (poetry by default, whose context is 1,024 tokens), edited,
+made before any server starts. Each attack, and the student's window, lasts at most --seconds.
+
+It prints one markdown table row per attack: what the server answered, its resident memory at the start
+and at its peak, the student's time from asking for a new run to its finished page, and every error
+(a failed request, an exception on a page, a traceback in the server's log) instead of a traceback here.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import tomllib
+import uuid
+from collections import Counter
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import requests
+from streamlit.proto.Alert_pb2 import Alert
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from websockets.sync.client import connect
+
+from tools.browser import ROOT, app_process
+from tools.classroom_load import FINISHED, PeakRss, Session, open_and_step
+
+FULL_FILE = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())["server"]["maxUploadSize"] * 1024 * 1024
+FLOOD_FILE = FULL_FILE * 19 // 20  # just under the limit per file, as the probe sent (19 MB of 20)
+FLOOD_TABS, FLOOD_UPLOADS = 10, 15  # 150 uploads, as the probe sent
+BOMB_CHARACTERS = 3_300_000  # a bomb trace's prompt and its text each
+BOMB_TRACES = 10
+STUDENT_EVERY_S = 2.0
+LECTURER_SEED, STUDENT_SEED = 10_000, 20_000
+CHECK_KEY = "archive_check"  # the "Check by replay" button's key (ui/archive/sections.py)
+
+
+@dataclass
+class Page:
+    """What one finished script run put on a tab: its alerts (format, body), buttons by id, the uploader's id."""
+
+    alerts: list[tuple[int, str]] = field(default_factory=list)
+    buttons: dict[str, str] = field(default_factory=dict)
+    uploader: str = ""
+    seconds: float = 0.0
+
+    def said(self) -> str:
+        """"accepted" or "refused" from the page's success or error, with the error's first words."""
+        for kind, body in self.alerts:
+            if kind == Alert.SUCCESS:
+                return "accepted"
+            if kind == Alert.ERROR:  # its first words, without the Markdown escapes
+                words = " ".join(body.replace("\\", "").split())
+                return "refused: " + (words if len(words) <= 100 else words[:100] + "…")
+        return "no answer on the page"
+
+
+class Tab:
+    """One browser tab on the server, speaking Streamlit's websocket protocol; every wait ends by `deadline`."""
+
+    def __init__(self, base: str, deadline: float):
+        self.base, self.deadline, self.session_id = base, deadline, ""
+        self._connection = connect(base.replace("http", "ws") + "/_stcore/stream", subprotocols=["streamlit"],
+                                   max_size=None)
+
+    def __enter__(self) -> Tab:
+        self.socket = self._connection.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._connection.__exit__(*exc)
+
+    def run(self, page_name: str, widgets: Callable | None = None) -> Page:
+        """Ask for a run of the page (`widgets` fills in its widget states) and read until it has finished."""
+        message = BackMsg()
+        message.rerun_script.query_string, message.rerun_script.page_name = "language=en", page_name
+        if widgets:
+            widgets(message.rerun_script.widget_states)
+        started = time.perf_counter()
+        self.socket.send(message.SerializeToString())
+        page = Page()
+        while True:
+            forward = ForwardMsg.FromString(self.socket.recv(timeout=max(self.deadline - time.monotonic(), 0.1)))
+            kind = forward.WhichOneof("type")
+            if kind == "new_session":  # each script run starts with one; a page that reran itself starts over
+                self.session_id, page = forward.new_session.initialize.session_id, Page()
+            elif kind == "delta" and forward.delta.WhichOneof("type") == "new_element":
+                _note(page, forward.delta.new_element)
+            elif kind == "script_finished" and forward.script_finished in FINISHED:
+                page.seconds = time.perf_counter() - started
+                return page
+
+    def press(self, page_name: str, button_id: str) -> Page:
+        def trigger(states) -> None:
+            state = states.widgets.add()
+            state.id, state.trigger_value = button_id, True
+
+        return self.run(page_name, trigger)
+
+    def import_file(self, client: requests.Session, uploader: str, name: str, data: bytes) -> Page:
+        """Upload a file as the browser's uploader does, then run the archive page with the uploader holding it."""
+        file_id = str(uuid.uuid4())
+        url = f"{self.base}/_stcore/upload_file/{self.session_id}/{file_id}"
+        status = upload(client, self.base, self.session_id, data, file_id, name)
+        if status != 204:
+            raise RuntimeError(f"the upload of {name} was answered {status}")
+
+        def holding(states) -> None:
+            state = states.widgets.add()
+            state.id = uploader
+            info = state.file_uploader_state_value.uploaded_file_info.add()
+            info.name, info.size, info.file_id = name, len(data), file_id
+            info.file_urls.file_id, info.file_urls.upload_url, info.file_urls.delete_url = file_id, url, url
+
+        return self.run("archive", holding)
+
+
+def _note(page: Page, element) -> None:
+    kind = element.WhichOneof("type")
+    if kind == "alert":
+        page.alerts.append((element.alert.format, element.alert.body))
+    elif kind == "button":
+        page.buttons[element.button.id] = element.button.label
+    elif kind == "file_uploader":
+        page.uploader = element.file_uploader.id
+    elif kind == "exception":  # the app shows no details to a visitor: the server's log has them
+        raise RuntimeError(f"the page showed an exception {element.exception.message[:100]!r}")
+
+
+def open_session(stack: ExitStack, base: str) -> str:
+    """A tab that has opened the parable page and stays open; its session id (what the upload URL names)."""
+    tab = stack.enter_context(Tab(base, time.monotonic() + 300))
+    tab.run("parable")
+    return tab.session_id
+
+
+def upload(client: requests.Session, base: str, session_id: str, data: bytes, file_id: str = "",
+           name: str = "flood.json", timeout: float = 120) -> int:
+    """PUT one file as the browser's uploader does (its XSRF token from the cookie /_stcore/health set)."""
+    token = client.cookies["_streamlit_xsrf"]
+    answer = client.put(f"{base}/_stcore/upload_file/{session_id}/{file_id or uuid.uuid4()}",
+                        headers={"X-Xsrftoken": token}, files={"file": (name, data, "application/json")},
+                        timeout=timeout)
+    return answer.status_code
+
+
+def xsrf_client(base: str) -> requests.Session:
+    client = requests.Session()
+    client.get(f"{base}/_stcore/health", timeout=30)  # sets the _streamlit_xsrf cookie, as a browser gets it
+    return client
+
+
+def hostile_files(pair: str) -> dict[str, bytes]:
+    """The files the visitor uploads, by name: a real run of `pair` (its own scribe and example prompt),
+    edited as the probe edited it. Made once, before any server starts, so making them takes no server time."""
+    from specdec_core.settings import DecodeSettings
+    from ui.shared.models import cached_pair
+    from ui.shared.runs import cached_run
+
+    model_pair = cached_pair(pair, "cpu")
+    prompt = model_pair.example_prompts[0] if model_pair.example_prompts else "春山"
+    run = cached_run(pair, "cpu", model_pair.default_draft, prompt, DecodeSettings(k=3, seed=41, max_new_tokens=8))
+    edits = {"billion tokens": billion_tokens, "5,000-token prompt": long_prompt}
+    edits |= {f"huge text {n}": huge_text for n in range(BOMB_TRACES)}
+    return {name: edited(run, seed, edit) for seed, (name, edit) in enumerate(edits.items(), start=900)}
+
+
+def edited(run: str, seed: int, edit: Callable[[dict], None]) -> bytes:
+    trace = json.loads(run)
+    trace["settings"]["seed"] = seed  # each file its own run: the archive would call a second copy "already there"
+    edit(trace)
+    return json.dumps(trace).encode()
+
+
+def billion_tokens(trace: dict) -> None:
+    trace["settings"] |= {"max_new_tokens": 1_000_000_000, "k": 32, "stop_at_eos": False}
+
+
+def long_prompt(trace: dict) -> None:
+    trace["prompt_tokens"] = [3] * 5_000
+
+
+def huge_text(trace: dict) -> None:
+    trace["prompt_text"] = trace["text"] = "x" * BOMB_CHARACTERS
+
+
+def replay_bomb(base: str, files: dict[str, bytes], deadline: float, said: list[str]) -> None:
+    """Import each bomb; where one is accepted (the run then opens), press "Check by replay" and wait."""
+    with Tab(base, deadline) as tab:
+        uploader, client = tab.run("archive").uploader, xsrf_client(base)
+        for name in ("billion tokens", "5,000-token prompt"):
+            page = tab.import_file(client, uploader, f"{name}.json", files[name])
+            said.append(f"{name}: {page.said()}")
+            check = next((id_ for id_ in page.buttons if id_.endswith(CHECK_KEY)), None)
+            if page.said() == "accepted" and check:
+                pressed = time.monotonic()
+                try:
+                    checked = tab.press("archive", check)
+                    said.append(f"its check ({checked.seconds:.1f} s): {checked.said()}")
+                except TimeoutError:
+                    said.append(f"its check: still running when the time was up, {time.monotonic() - pressed:.0f} s")
+                    break
+
+
+def upload_flood(base: str, files: dict[str, bytes], deadline: float, said: list[str]) -> None:
+    """FLOOD_TABS tabs at once, each sending FLOOD_UPLOADS near-limit files back to back; the tabs stay open."""
+    data, answers, lock = b"x" * FLOOD_FILE, Counter(), threading.Lock()
+    with ExitStack() as tabs:
+        sessions = [open_session(tabs, base) for _ in range(FLOOD_TABS)]
+
+        def flood(session_id: str) -> None:
+            client = xsrf_client(base)
+            for _ in range(FLOOD_UPLOADS):
+                if time.monotonic() > deadline:
+                    return
+                try:
+                    status = upload(client, base, session_id, data, timeout=max(deadline - time.monotonic(), 1))
+                except requests.RequestException as error:  # counted with the answers: the row says how many
+                    status = type(error).__name__
+                with lock:
+                    answers[status] += 1
+
+        threads = [threading.Thread(target=flood, args=(s,), daemon=True) for s in sessions]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(max(deadline - time.monotonic(), 0) + 5)
+        names = {204: "kept", 413: "refused (session full)", 503: "refused (server full)"}
+        said.append(", ".join(f"{n} {names.get(status, f'answered {status}')}" for status, n in answers.items()))
+        time.sleep(max(deadline - time.monotonic(), 0))  # the tabs hold what they were given while the student runs
+
+
+def archive_bomb(base: str, files: dict[str, bytes], deadline: float, said: list[str]) -> None:
+    """Import the huge traces, then open the archive page back to back until the time is up."""
+    answers, visits, late = Counter(), [], []
+    try:
+        with Tab(base, deadline) as tab:
+            uploader, client = tab.run("archive").uploader, xsrf_client(base)
+            for name in (name for name in files if name.startswith("huge text")):
+                answers[tab.import_file(client, uploader, f"{name}.json", files[name]).said()] += 1
+            while time.monotonic() < deadline:
+                visits.append(tab.run("archive").seconds)
+    except TimeoutError:  # an import or a visit still waited for when the time was up: the row says so
+        late.append("a page still unanswered when the time was up")
+    said.extend(f"{n} × {answer}" for answer, n in answers.items())
+    said.append(f"{len(visits)} archive visits, {spread(visits)} s" if visits else "no archive visit in time")
+    said.extend(late)
+
+
+ATTACKS = {"replay": replay_bomb, "uploads": upload_flood, "archive": archive_bomb}
+
+
+class Student(threading.Thread):
+    """Another session: a new run (fresh seed) every STUDENT_EVERY_S, each waited for, until told to stop."""
+
+    def __init__(self, base: str, pair: str):
+        super().__init__(daemon=True)
+        self.base, self.pair, self.stop = base, pair, threading.Event()
+        self.sessions: list[Session] = []
+        self.asked_at: float | None = None  # when the run now waited for was asked for
+
+    def run(self) -> None:
+        seed = STUDENT_SEED
+        while not self.stop.is_set():
+            self.asked_at = time.monotonic()
+            self.sessions.append(open_and_step(self.base, self.pair, seed, 0))
+            seed, waited, self.asked_at = seed + 1, time.monotonic() - self.asked_at, None
+            self.stop.wait(max(STUDENT_EVERY_S - waited, 0))
+
+    def unanswered_s(self) -> float:
+        return 0.0 if self.asked_at is None else time.monotonic() - self.asked_at
+
+
+@dataclass
+class Row:
+    attack: str
+    said: list[str] = field(default_factory=list)
+    start_mb: float = 0.0
+    peak_mb: float = 0.0
+    runs_s: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def markdown(self) -> str:
+        memory = f"{self.start_mb:.0f} → {self.peak_mb:.0f}" if self.peak_mb else "—"
+        runs = f"{spread(self.runs_s)} ({len(self.runs_s)} runs)" if self.runs_s else "—"
+        errors = "; ".join(self.errors) if self.errors else "none"
+        return f"| {self.attack} | {'; '.join(self.said) or '—'} | {memory} | {runs} | {errors} |"
+
+
+def spread(xs: list[float]) -> str:
+    return f"{min(xs):.1f} / {statistics.median(xs):.1f} / {max(xs):.1f}"
+
+
+def measure(name: str, pair: str, files: dict[str, bytes], seconds: float) -> Row:
+    """One attack on a fresh server, the student running beside it; every failure ends up in the row."""
+    row = Row(name)
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            log = Path(folder) / "server.log"
+            with app_process(archive=Path(folder) / "archive.sqlite", log=log) as (base, pid):
+                lecturer = open_and_step(base, pair, LECTURER_SEED, 0)  # loads the pair once, as the lecturer's tab
+                if lecturer.error:
+                    row.errors.append(f"lecturer's page: {lecturer.error}")
+                row.start_mb = rss_mb(pid)
+                with PeakRss(pid) as rss:
+                    watch(row, base, pair, files, seconds)
+                row.peak_mb = rss.peak_mb
+            tracebacks = log.read_text(errors="replace").count("Traceback")
+            if tracebacks:
+                row.errors.append(f"{tracebacks} tracebacks in the server's log")
+    except Exception as error:  # noqa: BLE001 - a server that did not start is this row's error
+        row.errors.append(f"{type(error).__name__}: {error}")
+    return row
+
+
+def watch(row: Row, base: str, pair: str, files: dict[str, bytes], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    student = Student(base, pair)
+    attacker = threading.Thread(target=lambda: attack_into(row, base, files, deadline), daemon=True)
+    student.start()
+    attacker.start()
+    attacker.join(seconds + 30)
+    if attacker.is_alive():
+        row.errors.append("the attacker was still waiting 30 s after its time")
+    student.stop.wait(max(deadline - time.monotonic(), 0))
+    student.stop.set()
+    student.join(30)
+    row.runs_s = [s.page_s[0] for s in student.sessions if s.page_s]
+    failed = [s for s in student.sessions if s.error]
+    if failed:
+        row.errors.append(f"{len(failed)} student runs failed, first: {failed[0].error[:120]}")
+    if student.unanswered_s():
+        row.errors.append(f"a student run unanswered after {student.unanswered_s():.0f} s")
+
+
+def attack_into(row: Row, base: str, files: dict[str, bytes], deadline: float) -> None:
+    try:
+        ATTACKS[row.attack](base, files, deadline, row.said)
+    except Exception as error:  # noqa: BLE001 - a refused or broken attack is reported, not raised
+        row.errors.append(f"attacker: {type(error).__name__}: {str(error)[:160]}")
+
+
+def rss_mb(pid: int) -> float:
+    line = next(x for x in Path(f"/proc/{pid}/status").read_text().splitlines() if x.startswith("VmRSS:"))
+    return int(line.split()[1]) / 1024
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.worst_visitor", description=__doc__.splitlines()[0])
+    parser.add_argument("--attack", default=",".join(ATTACKS), help="attacks, comma-separated: " + ", ".join(ATTACKS))
+    parser.add_argument("--seconds", type=float, default=60, help="how long each attack and the student's window last")
+    parser.add_argument("--pair", default="poetry", help="the student's pair, and the pair the bomb traces name")
+    args = parser.parse_args(argv)
+    names = [name.strip() for name in args.attack.split(",")]
+    unknown = [name for name in names if name not in ATTACKS]
+    if unknown:
+        parser.error(f"no attack {', '.join(unknown)}; choose from {', '.join(ATTACKS)}")
+    try:
+        files = hostile_files(args.pair)
+    except Exception as error:  # noqa: BLE001 - e.g. a pair whose files are not here
+        print(f"no run of {args.pair} to make the hostile files from: {type(error).__name__}: {error}", file=sys.stderr)
+        return 1
+    rows = [measure(name, args.pair, files, args.seconds).markdown() for name in names]
+    print("\n| attack | what the server answered | server RSS, MB (start → peak) "
+          "| student's new run, s (min / median / max) | errors |")
+    print("|---|---|---|---|---|")
+    print("\n".join(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
