@@ -75,17 +75,17 @@ TEXT = Texts(
         },
         "in_line": {
             "zh": "排隊中：前面還有 {ahead} 場即時證明在跑（一次只跑一場，先到先跑），約 {seconds:.0f} 秒後輪到你。",
-            "en": "In line: {ahead} live proofs are ahead of yours (one runs at a time, first come first served); "
+            "en": "In line: live proofs ahead of yours: {ahead} (one runs at a time, first come first served); "
             "your turn comes in about {seconds:.0f} s.",
         },
         "in_line_unknown": {
             "zh": "排隊中：前面還有 {ahead} 場即時證明在跑（一次只跑一場，先到先跑）；第一批樣本出來後就能估計要等多久。",
-            "en": "In line: {ahead} live proofs are ahead of yours (one runs at a time, first come first served); "
+            "en": "In line: live proofs ahead of yours: {ahead} (one runs at a time, first come first served); "
             "the wait can be estimated once the first batch is drawn.",
         },
         "line_full": {
             "zh": "這台伺服器上已有 {ahead} 場即時證明在排隊，現在加入要等太久。請稍後再按；下方若有錄好的結果，照樣可以看。",
-            "en": "{ahead} live proofs are already in line on this server; joining now would wait too long. Press again in a while; "
+            "en": "Live proofs already in line on this server: {ahead}; joining now would wait too long. Press again in a while; "
             "any recorded result below can still be read.",
         },
     }
