@@ -5,6 +5,7 @@ import pytest
 
 from specdec_core.services.bench import forwards_only_speedup
 from specdec_core.services.cli import _parser, _with_pair_defaults, main
+from specdec_core.pairs.registry import run_defaults
 
 
 def run_json(capsys, *argv) -> dict:
@@ -56,7 +57,7 @@ def test_what_a_command_leaves_out_is_the_pair_s_own_as_the_app_opens_it():
     tiny = _with_pair_defaults(_parser().parse_args(["bench", "--pair", "tiny", "--temperature", "0.5"]))
     assert (tiny.k, tiny.temperature, tiny.tokens) == (4, 0.5, 64)
     chat = _with_pair_defaults(_parser().parse_args(["proof", "--pair", "smollm2", "--k", "2"]))
-    assert (chat.k, chat.temperature) == (2, 1.0)
+    assert (chat.k, chat.temperature) == (2, run_defaults("smollm2").temperature)
 
 
 def test_top_p_left_out_is_the_pair_s_own_and_one_given_wins(monkeypatch):
