@@ -1,5 +1,7 @@
-"""``python -m training.smollm2 {master-answers,distill,distill-all,own-answers,distill-own,grow,early-exit,distill-online,calibrate,copy-scores,eval,all} [--minutes M] [--threads N] [--round R]``.
+"""``python -m training.smollm2 {master-features,eagle,master-answers,distill,distill-all,own-answers,distill-own,grow,early-exit,distill-online,calibrate,copy-scores,eval,all} [--minutes M] [--threads N] [--round R]``.
 
+master-features: the master's answers to the broad prompt set with its hidden states (data/smollm2/master-features/);
+eagle:   the feature scribe, trained on those (assets/models/smollm2/eagle/);
 master-answers: the master's answers to the training prompts with its top-k (data/smollm2/teacher/);
 distill: the distilled scribe, trained on the first round's answers (assets/models/smollm2/distilled/);
 distill-all: that scribe, trained on every round's answers (same place);
@@ -22,7 +24,7 @@ import logging
 
 from training.smollm2.paths import DATA, LOG
 
-STAGES = ("master-answers", "distill", "distill-all", "own-answers", "distill-own", "grow", "early-exit", "distill-online", "calibrate", "copy-scores", "eval")
+STAGES = ("master-features", "eagle", "master-answers", "distill", "distill-all", "own-answers", "distill-own", "grow", "early-exit", "distill-online", "calibrate", "copy-scores", "eval")
 
 
 def logger() -> logging.Logger:
@@ -38,7 +40,13 @@ def logger() -> logging.Logger:
 
 def run_stage(stage: str, minutes: float | None, threads: int, part: tuple[int, int] = (0, 1), round_no: int = 3) -> None:
     log = logger()
-    if stage == "master-answers":
+    if stage == "master-features":
+        from training.smollm2.master_features import generate
+        log.info("master-features: %d shards present", generate(minutes, threads, log.info))
+    elif stage == "eagle":
+        from training.smollm2.eagle_train import train
+        train(minutes, threads, log.info)
+    elif stage == "master-answers":
         from training.smollm2.master_answers import generate
         log.info("master-answers: %d shards present", generate(minutes, threads, log.info, part))
     elif stage == "distill":
