@@ -1,4 +1,4 @@
-"""The parable (home): five short acts, each linked to the page that performs it on a real run."""
+"""The parable (home): five short acts and an epilogue, each linked to the page that performs it on a real run."""
 import streamlit as st
 
 from ui.parable.quiz import answer_key, check_yourself
@@ -32,6 +32,12 @@ for act, pages in ACTS.items():
             column.page_link(f"views/{name}.py", label=f"{TEXT('see')} {page_title(name)}", icon="🖌️")
         check_yourself(act)
         answer_key(act)
+with st.container(border=True):  # the scribe who reads the master's notes: the feature-level draft every serving engine uses
+    st.subheader(TEXT("epilogue_title"))
+    st.write(TEXT("epilogue"))
+    st.caption(TEXT("epilogue_is"))
+    for column, name in zip(st.columns(4), ["speed_lab", "scriptorium"]):
+        column.page_link(f"views/{name}.py", label=f"{TEXT('see')} {page_title(name)}", icon="🖌️")
 st.subheader(TEXT("mapping"))
 lang = language()
 st.table({TEXT("story"): [story[lang] for story, _ in MAPPING], TEXT("algorithm"): [algo[lang] for _, algo in MAPPING]})

@@ -75,6 +75,8 @@ def _prefill(target_lm: CachedLM | LeanLlamaLM, draft: Draft | None, prompt: lis
     """Start afresh and cache all but the last prompt token, which every round feeds again."""
     if draft:
         draft.start()
+        if hasattr(draft, "reads_master"):   # a feature scribe drafts from this run's master states
+            draft.reads_master(target_lm)
     if len(prompt) > 1:
         target_lm.logits(prompt[:-1])
         if draft:

@@ -127,7 +127,8 @@ class LeanLlamaLM:
         for layer, cache in zip(self.layers, self.caches):
             x = layer(x, self, cache, begin, rotation, mask)
         self.cached = list(tokens)
-        return self.head(F.rms_norm(x[-n_last:], x.shape[-1:], self.norm, self.eps))
+        self.states[begin:end] = F.rms_norm(x, x.shape[-1:], self.norm, self.eps)    # what the head reads, kept
+        return self.head(self.states[end - n_last : end])
 
     def rollback(self, n_keep: int) -> None:
         """Drop cached positions past n_keep; the next forward writes over them."""
@@ -140,6 +141,10 @@ class LeanLlamaLM:
         for new, old in zip(grown, self.caches):
             new[:, :, :kept] = old[:, :, :kept]
         self.caches = grown                                                # per layer (keys | values, kv, capacity, D)
+        states = torch.zeros((capacity, self.norm.shape[0]), device=self.device)
+        if kept:
+            states[:kept] = self.states[:kept]
+        self.states = states      # (capacity, H) the normed top state at each cached position: a feature scribe reads it
         self.cos, self.sin = rotary_tables(self.rotary, capacity, self.device)
         self.capacity = capacity
 

@@ -11,7 +11,6 @@ interrupted run resumes at the first missing one.
 """
 from __future__ import annotations
 
-import hashlib
 import time
 
 import torch
@@ -92,12 +91,3 @@ def features(target, sequences: list[list[int]]) -> list[torch.Tensor]:
     stacked = torch.stack([hidden[LOW_MID[0]], hidden[LOW_MID[1]], out.last_hidden_state], dim=2)   # (B, L, 3, H)
     return [stacked[row, : len(s)].to(torch.bfloat16).clone() for row, s in enumerate(sequences)]
 
-
-def data_hash() -> str:
-    """sha256 over every shard's tokens, in order: the text the scribe learned from, named on the model card."""
-    digest = hashlib.sha256()
-    for index in range(len(batches())):
-        if shard_path(index).exists():
-            for seq in torch.load(shard_path(index))["sequences"]:
-                digest.update(torch.tensor(seq, dtype=torch.int32).numpy().tobytes())
-    return digest.hexdigest()

@@ -1,4 +1,4 @@
-"""Words of the home page: the parable in five acts, in our own words, and its mapping to the algorithm."""
+"""Words of the home page: the parable in five acts and an epilogue, in our own words, and its mapping to the algorithm."""
 from ui.shared.i18n import Texts
 
 TEXT = Texts(
@@ -93,6 +93,26 @@ TEXT = Texts(
             "zh": "接受率 α 與成本比 c 決定加速：(1 − α^(k+1)) / ((1 − α)(k·c + 1))；k 越大，草稿越多，但整行通過的機會越小。",
             "en": "The acceptance rate α and cost ratio c set the speedup, (1 − α^(k+1)) / ((1 − α)(k·c + 1)); a larger k drafts more but passes whole less often.",
         },
+        "epilogue_title": {"zh": "尾聲　阿速讀墨卿的筆記", "en": "Epilogue · A-Su reads the master's notes"},
+        "epilogue": {
+            "zh": "後來阿速學了一招。墨卿寫下一字之前，下一筆的筆意已在心中，他順手記在筆記上。阿速不再只看紙上的字：他先讀墨卿的筆記，照著筆意趕寫。"
+            "第一個字讀的是墨卿真正的筆記，常常猜中；從第二字起墨卿還沒寫，他只能讀自己猜的筆意，越往後越容易走樣。"
+            "墨卿照舊一眼校完整行、照舊改正：紙上沒有一個字看得出不是墨卿親筆。",
+            "en": "Later A-Su learned a trick. Before the master writes a character, the next stroke is already in his mind, and he jots it in his notes. "
+            "A-Su no longer reads only the page: he reads the master's notes and dashes off the line from them. "
+            "For the first character he reads the master's own note and often guesses right; from the second on the master has not written yet, "
+            "so he reads his own guess of the note, and drifts more the further he goes. "
+            "The master still checks the line in one glance and corrects as before: nothing on the page can be told from the master's own hand.",
+        },
+        "epilogue_is": {
+            "zh": "特徵層草稿（EAGLE，Li 等 2024，arXiv 2401.15077）：草稿讀目標模型頂層的隱藏狀態和剛寫下的詞元，預測下一個隱藏狀態，"
+            "再經目標模型自己的輸出層得到 q。驗證規則不變，所以輸出分布仍恰好是 p，只有速度改變。"
+            "第二個草稿詞元起，它讀的是自己預測的狀態，接受率在那裡下降；EAGLE-3（arXiv 2503.01840）讓草稿在訓練時就讀自己的預測，把它補回來。",
+            "en": "A feature-level draft (EAGLE, Li et al. 2024, arXiv 2401.15077): the draft reads the target's top-layer hidden state and the token just "
+            "written, predicts the next hidden state, and turns it into q through the target's own output head. The verification rule is unchanged, "
+            "so the output distribution is still exactly p; only the speed changes. From the second drafted token on it reads its own predicted "
+            "state, and that is where acceptance falls; EAGLE-3 (arXiv 2503.01840) trains the draft on its own predictions to win it back.",
+        },
         "see": {"zh": "在真模型上看：", "en": "See it on real models:"},
         "mapping": {"zh": "故事與演算法的對照", "en": "The story and the algorithm"},
         "story": {"zh": "故事裡", "en": "In the story"},
@@ -119,5 +139,6 @@ MAPPING = [
     ({"zh": "「換作我，有多大把握」", "en": "“how sure would I have been”"}, {"zh": "接受機率 min(1, p(x)/q(x))", "en": "acceptance probability min(1, p(x)/q(x))"}),
     ({"zh": "「看不出是誰寫的」", "en": "“cannot be told apart”"}, {"zh": "輸出分布等於只從 p 取樣", "en": "output distribution equals sampling from p alone"}),
     ({"zh": "「幾乎快了一倍」", "en": "“almost twice as fast”"}, {"zh": "加速 (1 − α^(k+1)) / ((1 − α)(k·c + 1))", "en": "speedup (1 − α^(k+1)) / ((1 − α)(k·c + 1))"}),
+    ({"zh": "阿速讀墨卿的筆記", "en": "the scribe reads the master's notes"}, {"zh": "特徵層草稿：讀目標模型頂層的隱藏狀態（EAGLE）", "en": "feature-level draft: reads the target's top-layer hidden state (EAGLE)"}),
     ({"zh": "阿速的筆跡像不像墨卿", "en": "the scribe's resemblance to the master"}, {"zh": "α = Σ min(p, q)，期望接受率", "en": "α = Σ min(p, q), the expected acceptance"}),
 ]

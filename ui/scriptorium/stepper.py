@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from specdec_core.algorithm.trace import Round, Trace, between_prompt_and_text, prompt_and_text
+from specdec_core.drafts.feature import reads_master_notes
 from ui.archive.store import keep_run
 from ui.scriptorium import worked
 from ui.scriptorium.handout import handout_svg
@@ -77,7 +78,8 @@ def _stepper(trace: Trace, presenter: bool, file_run: bool) -> None:
         scribe_cache = any(r.draft_cache)  # a count scribe (n-gram, prompt lookup) reads no network and keeps no cache
         labels = _labels("master", "scribe", "before", "after", "rolled", "kept", "dropped") | {"axis": TEXT("cache_axis")}
         chart(st, cache_figure(r, labels, scribe_cache))
-        st.caption(TEXT("cache_note" if scribe_cache else "cache_note_no_scribe"))
+        note = "cache_note_feature" if reads_master_notes(trace.scribe) else "cache_note" if scribe_cache else "cache_note_no_scribe"
+        st.caption(TEXT(note))
     handout = handout_svg(trace, moment, _share_link(), st.session_state.get("show_struck", True))
     st.download_button(TEXT("handout"), handout, file_name=f"sheet-step-{st.session_state['moment']}.svg",
                        mime="image/svg+xml", key="sheet_svg", help=TEXT("handout_help"))

@@ -161,6 +161,13 @@ TEXT = Texts(
             "en": "Only the master's cache is drawn: this scribe runs no network (it looks up counts, or copies from the text), so it keeps no "
             "KV cache to roll back. The master's rolls back to the context plus the sealed {units}; the new {unit} enters it next round.",
         },
+        "cache_note_feature": {
+            "zh": "這位阿速讀墨卿的筆記（墨卿頂層的隱藏狀態）。他的快取只留下讀了墨卿真筆記的位置：他照自己猜的筆意寫的位置，"
+            "即使蓋了印也一律丟棄，下一輪改讀墨卿這次校閱時留下的筆記。墨卿的快取回捲到「開頭＋蓋印的{units}」。",
+            "en": "This scribe reads the master's notes (the master's top-layer hidden state). His cache keeps only the positions where he read "
+            "the master's own notes: those he wrote from his own guess of the notes are dropped, even when sealed, and next round he reads the "
+            "notes the master left during this glance instead. The master's cache rolls back to the context plus the sealed {units}.",
+        },
         "full_text": {"zh": "全文", "en": "The whole text"},
     }
 )
