@@ -124,3 +124,15 @@ def test_the_recorded_verdict_sets_the_measured_glance_beside_the_theory():
     verdict = (list(app.success) + list(app.warning))[0].value
     assert f"Measured, a glance yielded {shown} characters, below the theory's" in verdict
     assert "take at least 4 glances" in verdict and "at most 6.00 a glance" in verdict
+
+
+def test_the_headline_is_against_the_fastest_plain_decoding_and_the_traced_figure_stands_beside_it():
+    """Issue 34, item 4: a live measurement quotes the fastest plain decoding; a recording made before names its own."""
+    app = measured(open_page("speed_lab", "en", **SMALL))
+    shown = speedup_shown(app)
+    assert trace_named(chart(app, "speed_curve"), words("curve_measured"))["y"] == [pytest.approx(shown, abs=0.005)]
+    assert any(c.value.startswith("Two more figures from the same run: against the master writing alone through") for c in app.caption)
+    recorded = open_page("speed_lab", "zh")  # the poetry pair's recording predates the fastest plain decoding
+    labels = [m.label for m in recorded.metric]
+    assert words("m_measured_traced", "zh") in labels and words("m_measured", "zh") not in labels
+    assert any(c.value.startswith("這份錄好的結果早於實驗室量") for c in recorded.caption)
