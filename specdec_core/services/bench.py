@@ -16,8 +16,9 @@ import numpy as np
 import torch
 from transformers.utils import logging as hf_logging
 
+from specdec_core.algorithm.acceptance import alpha_by_position, pooled_alpha, position_counts
 from specdec_core.algorithm.theory import speedup
-from specdec_core.algorithm.trace import Trace, mean_acceptance
+from specdec_core.algorithm.trace import Trace, drafted_and_accepted, mean_acceptance
 from specdec_core.decoding.generate import plain_generate, plain_tokens, speculative_generate
 from specdec_core.drafts import LMDraft
 from specdec_core.pairs.pair import ModelPair, PairError
@@ -92,6 +93,7 @@ def _report(pair, draft_name, settings, results) -> dict:
     verify_cost = _mean_time(spec, "target_s") / plain_forward
     loop = sum(r.draft_s + r.target_s + r.other_s for t in spec for r in t.rounds)
     split = {"speculative": time_split(spec), "plain": time_split(plain)}
+    outcomes = drafted_and_accepted(spec)
     return {
         "pair": pair.name,
         "scribe": draft_name,
@@ -111,6 +113,10 @@ def _report(pair, draft_name, settings, results) -> dict:
         "speedup_interval": speedup_interval(results["plain"]["units"], results["speculative"]["units"]),
         "ratio_vs_hf": tps["speculative"] / tps["hf_assisted"] if "hf_assisted" in tps else None,
         "alpha": alpha,
+        # α at the 1st, 2nd, … drafted token, counted from these rounds; only positions some round reached
+        "alpha_by_drafted_position": list(alpha_by_position(outcomes).values()),
+        "rounds_by_drafted_position": [n for n, _ in position_counts(outcomes).values()],
+        "alpha_all_positions": pooled_alpha(outcomes),
         "c": c,
         "verify_cost": verify_cost,
         "predicted_speedup": speedup(alpha, settings.k, c, verify_cost),

@@ -107,6 +107,30 @@ def breakdown_figure(split: dict[str, dict[str, float]], labels: dict[str, str])
     return _paper_look(fig, labels["title"])
 
 
+def position_alpha_figure(alphas: list[float], overall: float, labels: dict[str, str]) -> go.Figure:
+    """Bars of α at the 1st, 2nd, … drafted token (acceptance.alpha_by_position, in order from 1) and a line
+    at all positions together. labels: title, position, alpha, bars, overall."""
+    positions = list(range(1, len(alphas) + 1))
+    fig = go.Figure()
+    fig.add_bar(x=positions, y=alphas, name=labels["bars"], marker_color=INK,
+                text=[f"{a:.2f}" for a in alphas], textposition="outside")
+    fig.add_scatter(x=[0.5, len(alphas) + 0.5], y=[overall, overall], name=labels["overall"], mode="lines",
+                    line=dict(color=VERMILION, dash="dash", width=3))
+    fig.update_xaxes(title=labels["position"], dtick=1, range=[0.5, len(alphas) + 0.5])
+    fig.update_yaxes(title=labels["alpha"], range=[0, top_with_headroom([*alphas, overall, 1.0])])  # the labels stand above
+    return _paper_look(fig, labels["title"])
+
+
+def position_trend(alphas: list[float], rounds: list[int]) -> tuple[str, dict[str, float]]:
+    """Which sentence tells what this run's α did from the 1st drafted token to the last one reached, and
+    its numbers. Compared as shown, to two decimals, so the sentence never says "falls" of two equal numbers."""
+    numbers = {"first": alphas[0], "last": alphas[-1], "m": len(alphas), "n": rounds[-1]}
+    if len(alphas) == 1:
+        return "position_one", numbers
+    first, last = round(alphas[0], 2), round(alphas[-1], 2)
+    return ("position_falls" if last < first else "position_rises" if last > first else "position_holds"), numbers
+
+
 def top_with_headroom(values: list[float]) -> float:
     """The top of a y axis from 0: HEADROOM past the highest finite value (a value a broken recording
     made NaN or infinite is left out rather than spoiling the axis); 1 when none is finite."""

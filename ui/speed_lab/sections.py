@@ -17,6 +17,8 @@ from ui.speed_lab.plots import (
     cell_value,
     clearly_best,
     glance_note,
+    position_alpha_figure,
+    position_trend,
     speedup_figure,
     sweep_best,
     sweep_heatmap,
@@ -72,8 +74,26 @@ def show_measurement(choice, prompts: tuple[str, ...], pressed: bool) -> None:
     with right:
         chart(st, breakdown_figure(result["time_split"], split_labels()), key="time_split")
         st.caption(TEXT("split_caption", tokens=settings.max_new_tokens))
+    show_alpha_by_position(result)
     show_verdict(result, choice, settings)
     teaching_notes(result, settings)
+
+
+def show_alpha_by_position(result: dict) -> None:
+    """α at the 1st, 2nd, … drafted token of this run, beside all positions together, and what it teaches."""
+    alphas = result.get("alpha_by_drafted_position")
+    if alphas is None:  # a recording made before the bench counted positions
+        st.caption(TEXT("position_not_recorded"))
+        return
+    if not alphas:  # no round drafted a token (a scribe with nothing to propose)
+        return
+    labels = {name: TEXT.plain(key) for name, key in
+              (("title", "position_title"), ("position", "position_axis"), ("alpha", "position_alpha"), ("bars", "position_bars"))}
+    labels["overall"] = TEXT.plain("position_overall", alpha=result["alpha_all_positions"])
+    chart(st, position_alpha_figure(alphas, result["alpha_all_positions"], labels), key="alpha_by_position")
+    key, numbers = position_trend(alphas, result["rounds_by_drafted_position"])
+    st.caption(TEXT("position_caption", overall=result["alpha_all_positions"]) + " " + TEXT(key, **numbers) + " "
+               + TEXT("position_lesson"))
 
 
 # The plain decoding a headline divides by: its tokens/s in the report, its metric labels, and what stands beside it.

@@ -255,6 +255,45 @@ TEXT = Texts(
             "en": "The theory predicts {predicted:.2f}×, the run measured {measured:.2f}×: the gap is the bookkeeping the formula ignores, "
             "and the noise of a shared machine.",
         },
+        "position_title": {"zh": "第幾個草稿{unit}被蓋印：逐位置的 α", "en": "α at each drafted {unit}"},
+        "position_axis": {"zh": "一行草稿中的第幾個{unit}", "en": "Drafted {unit} in the line (1st, 2nd, …)"},
+        "position_alpha": {"zh": "α（蓋印的比例）", "en": "α (share sealed)"},
+        "position_bars": {"zh": "這個位置的 α", "en": "α at this position"},
+        "position_overall": {"zh": "所有位置合計：{alpha:.2f}", "en": "All positions together: {alpha:.2f}"},
+        "position_not_recorded": {
+            "zh": "這份錄好的結果沒有逐位置的 α；按「實測一次」，就會畫出第 1、2、3… 個草稿{unit}各自的 α。",
+            "en": "This recording has no α by drafted position; press Measure to draw α at the 1st, 2nd, 3rd… drafted {unit}.",
+        },
+        "position_caption": {
+            "zh": "每根長條是這次實測中一個草稿位置的 α：在草稿寫到這個位置、而且前面的{unit}都蓋了印的那些輪裡，這個{unit}也蓋了印的比例；"
+            "虛線是所有位置合計（{overall:.2f}，以蓋印數計，和上面以 min(1, p/q) 平均的 α 估的是同一件事）。",
+            "en": "Each bar is α at one drafted position in this run: of the rounds whose draft reached that position with every "
+            "earlier {unit} sealed, the share that sealed this one too; the dashed line is all positions together ({overall:.2f}, "
+            "counted in seals, an estimate of the same α the card above averages as min(1, p/q)).",
+        },
+        "position_falls": {
+            "zh": "這次 α 從第 1 個{unit}的 {first:.2f} 降到第 {m} 個的 {last:.2f}（{n} 輪寫到第 {m} 個）。",
+            "en": "Here α falls from {first:.2f} at the 1st drafted {unit} to {last:.2f} at drafted {unit} {m} ({n} of the run's rounds reached it).",
+        },
+        "position_rises": {
+            "zh": "這次 α 從第 1 個{unit}的 {first:.2f} 升到第 {m} 個的 {last:.2f}（{n} 輪寫到第 {m} 個）。",
+            "en": "Here α rises from {first:.2f} at the 1st drafted {unit} to {last:.2f} at drafted {unit} {m} ({n} of the run's rounds reached it).",
+        },
+        "position_holds": {
+            "zh": "這次 α 在第 1 個與第 {m} 個{unit}都是 {first:.2f}（{n} 輪寫到第 {m} 個）。",
+            "en": "Here α is {first:.2f} at the 1st drafted {unit} and the same at drafted {unit} {m} ({n} of the run's rounds reached it).",
+        },
+        "position_one": {
+            "zh": "這次沒有一輪的草稿走過第 1 個{unit}：α = {first:.2f}。",
+            "en": "Here no round's draft got past the 1st {unit}: α = {first:.2f}.",
+        },
+        "position_lesson": {
+            "zh": "讀墨卿心中筆意打草稿的抄寫員（EAGLE，Li 等人 2024）在第 1 個{unit}最有把握：到了後面的{unit}，他讀的是自己的猜測，"
+            "不再是墨卿的筆意，接受率便往下掉。EAGLE-3（Li 等人 2025，arXiv 2503.01840）讓抄寫員在訓練時就讀自己的猜測，把後面的接受率拉上來。",
+            "en": "A scribe who drafts from the master's notes, the features in his mind (EAGLE, Li et al. 2024), is surest at the "
+            "1st {unit}: at later ones he reads his own guesses rather than the master's notes, and acceptance drops. EAGLE-3 "
+            "(Li et al. 2025, arXiv 2503.01840) trains the scribe on his own guesses to lift those.",
+        },
         "sweep_header": {"zh": "掃一遍：k × 溫度", "en": "A sweep: k × temperature"},
         "sweep_intro": {
             "zh": "每一格都實際量一次（{n} 個範例開頭 × {tokens} 個{unit}），抄寫員、top-p、手抖與種子沿用側欄。"
