@@ -4,10 +4,16 @@ Timings decide nothing here (a shared, noisy machine): the tests check what is s
 """
 import json
 import re
+from dataclasses import replace
 
 import pytest
 from app_pages import open_page, set_setting, shown_words
 
+from specdec_core.algorithm.acceptance import alpha_by_position, pooled_alpha, position_counts
+from specdec_core.algorithm.trace import drafted_and_accepted
+from specdec_core.decoding.generate import speculative_generate
+from ui.speed_lab.plots import position_trend
+from ui.speed_lab.runs import MEASURE_PROMPTS, measure_settings
 from ui.speed_lab.texts import TEXT
 
 SMALL = dict(pair="tiny", max_new="8")  # the sidebar's fewest tokens: each measurement takes about a second
@@ -124,3 +130,36 @@ def test_the_recorded_verdict_sets_the_measured_glance_beside_the_theory():
     verdict = (list(app.success) + list(app.warning))[0].value
     assert f"Measured, a glance yielded {shown} characters, below the theory's" in verdict
     assert "take at least 4 glances" in verdict and "at most 6.00 a glance" in verdict
+
+
+def test_the_headline_is_against_the_fastest_plain_decoding_and_the_traced_figure_stands_beside_it():
+    """Issue 34, item 4: a live measurement quotes the fastest plain decoding; a recording made before names its own."""
+    app = measured(open_page("speed_lab", "en", **SMALL))
+    shown = speedup_shown(app)
+    assert trace_named(chart(app, "speed_curve"), words("curve_measured"))["y"] == [pytest.approx(shown, abs=0.005)]
+    assert any(c.value.startswith("Two more figures from the same run: against the master writing alone through") for c in app.caption)
+    recorded = open_page("speed_lab", "zh")  # the poetry pair's recording predates the fastest plain decoding
+    labels = [m.label for m in recorded.metric]
+    assert words("m_measured_traced", "zh") in labels and words("m_measured", "zh") not in labels
+    assert any(c.value.startswith("這份錄好的結果早於實驗室量") for c in recorded.caption)
+    assert words("position_not_recorded", "zh") in [c.value for c in recorded.caption]  # no α by position to draw
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_alpha_by_drafted_position_is_drawn_and_told_with_this_run_s_own_numbers(tiny, language):
+    """Issue 34, item 5: α at the 1st, 2nd, … drafted token of the page's run, and a caption true to it."""
+    app = measured(open_page("speed_lab", language, k="4", **SMALL))
+    # the run the page measured, written again: the same prompts, settings and seeds give the same rounds
+    settings = replace(measure_settings(app.session_state["choice"].settings), stop_at_eos=False)
+    runs = [speculative_generate(tiny.as_target(), tiny.draft(app.session_state["choice"].scribe),
+                                 tiny.encode_prompt(text, settings.max_new_tokens), settings)
+            for text in tiny.example_prompts[:MEASURE_PROMPTS]]
+    expected = alpha_by_position(drafted_and_accepted(runs))
+    outcomes = drafted_and_accepted(runs)
+    bars, line = chart(app, "alpha_by_position")["data"]
+    assert bars["x"] == list(expected) and bars["y"] == pytest.approx(list(expected.values()))
+    assert line["y"] == pytest.approx([pooled_alpha(outcomes)] * 2)
+    key, numbers = position_trend(list(expected.values()), [n for n, _ in position_counts(outcomes).values()])
+    caption = next(c.value for c in app.caption if words("position_lesson", language)[:20] in c.value)
+    assert words(key, language).format(**numbers) in caption
+    assert f"{numbers['first']:.2f}" in caption and f"{pooled_alpha(outcomes):.2f}" in caption

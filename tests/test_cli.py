@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from specdec_core.services.bench import forwards_only_speedup
+from specdec_core.services.bench import forwards_only_speedup, headline
 from specdec_core.services.cli import _parser, _with_pair_defaults, main
 from specdec_core.pairs.registry import run_defaults
 
@@ -40,10 +40,31 @@ def test_proof_json_keys_and_a_broken_rule(capsys):
 def test_bench_json_keys(capsys):
     out = run_json(capsys, "bench", "--pair", "tiny", "--k", "2", "--tokens", "8", "--repeats", "1", "--vs-hf", "--json")
     assert {"tokens_per_s", "speedup_vs_plain", "ratio_vs_hf", "alpha", "c", "predicted_speedup", "overhead_fraction"} <= out.keys()
-    assert set(out["tokens_per_s"]) == {"speculative", "plain", "hf_assisted"}
+    assert set(out["tokens_per_s"]) == {"speculative", "plain", "fastest_plain", "hf_assisted"}
     assert 0 <= out["overhead_fraction"] < 1 and 0 < out["alpha"] <= 1
     assert out["speedup_forwards_only"] > 0
     assert out["prompts"] == 2  # the tiny pair's two example prompts
+
+
+def test_the_bench_s_headline_is_against_the_fastest_plain_decoding_and_today_s_stands_beside_it(capsys):
+    """Issue 34, item 4: both plain decodings timed in one run; the ratios are what they say they divide."""
+    out = run_json(capsys, "bench", "--pair", "tiny", "--k", "2", "--tokens", "8", "--repeats", "1", "--json")
+    tps = out["tokens_per_s"]
+    assert out["speedup_vs_fastest_plain"] == pytest.approx(tps["speculative"] / tps["fastest_plain"])
+    assert out["speedup_vs_traced_plain"] == pytest.approx(tps["speculative"] / tps["plain"])
+    assert out["speedup_vs_plain"] == out["speedup_vs_traced_plain"]  # the older name keeps its meaning
+    low, high = out["speedup_interval_vs_fastest_plain"]
+    assert 0 < low <= high and out["speedup_forwards_only"] > 0
+    assert headline(out) == {"speedup": out["speedup_vs_fastest_plain"], "interval": [low, high], "baseline": "fastest_plain"}
+    assert main(["bench", "--pair", "tiny", "--k", "2", "--tokens", "8", "--repeats", "1"]) == 0
+    first, traced, forwards = capsys.readouterr().out.splitlines()[:3]
+    assert first.startswith("speedup ") and "against the master's fastest plain decoding" in first
+    assert "through the sheet's traced path" in traced and "only the two models' forwards" in forwards
+
+
+def test_a_report_made_before_the_fastest_baseline_names_its_figure_for_what_it_is():
+    older = {"speedup_vs_plain": 1.4, "speedup_interval": [1.3, 1.5]}  # a recording or model-card file of before
+    assert headline(older) == {"speedup": 1.4, "interval": [1.3, 1.5], "baseline": "traced_plain"}
 
 
 def test_the_forwards_only_speedup_leaves_the_loop_s_bookkeeping_out():

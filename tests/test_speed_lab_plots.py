@@ -14,6 +14,8 @@ from ui.speed_lab.plots import (
     breakdown_figure,
     clearly_best,
     glance_note,
+    position_alpha_figure,
+    position_trend,
     speedup_figure,
     sweep_best,
     sweep_grid,
@@ -257,3 +259,35 @@ def test_the_sweep_says_cooling_helped_only_when_its_alpha_was_higher():
 def test_the_sweep_intro_claims_nothing_about_temperature_that_a_run_decides():
     for text in TEXT.table["sweep_intro"].values():
         assert "越低，墨卿與阿速越容易" not in text and "The cooler the temperature, the more often" not in text
+
+
+def test_the_lab_quotes_the_speedup_against_the_fastest_plain_decoding_where_the_report_has_it():
+    """Issue 34, item 4: the traced plain decoding pays the sheet's tables once a token, so its ratio runs high."""
+    result = bench_result(k=3, alpha=0.85, c=0.08, verify_cost=1.2, measured=1.9) | {
+        "speedup_vs_fastest_plain": 0.8, "speedup_interval_vs_fastest_plain": [0.7, 0.9]}
+    assert list(traces_of(speedup_figure(result, {}, CURVE_LABELS))["measured"].y) == [0.8]
+    faster, numbers, reasons = verdict(result)
+    assert not faster and numbers["measured"] == 0.8 and reasons  # against the traced one it would read 1.9x, faster
+    cells = {(1, 1.0): result, (2, 1.0): bench_result(measured=1.0) | {"speedup_vs_fastest_plain": 0.95,
+                                                                       "speedup_interval_vs_fastest_plain": [0.92, 0.98]}}
+    assert sweep_best(cells) == (2, 1.0, 0.95) and clearly_best(cells)
+    assert sweep_heatmap(cells, [1, 2], [1.0], SWEEP_LABELS).data[0].text[0] == ["0.80×<br>0.70–0.90", "0.95×<br>0.92–0.98"]
+
+
+@pytest.mark.parametrize("alphas, key", [
+    ([0.93, 0.85, 0.71], "position_falls"),
+    ([0.60, 0.70], "position_rises"),
+    ([0.801, 0.5, 0.799], "position_holds"),  # equal as shown to two decimals: neither falls nor rises
+    ([0.4], "position_one"),
+])
+def test_the_trend_sentence_is_what_the_run_s_own_numbers_did(alphas, key):
+    rounds = list(range(10, 10 - len(alphas), -1))
+    assert position_trend(alphas, rounds) == (key, {"first": alphas[0], "last": alphas[-1], "m": len(alphas), "n": rounds[-1]})
+
+
+def test_the_position_chart_draws_each_position_s_alpha_and_the_overall_line():
+    labels = {key: key for key in ("title", "position", "alpha", "bars", "overall")}
+    fig = traces_of(position_alpha_figure([0.9, 0.8, 0.6], 0.82, labels))
+    assert list(fig["bars"].x) == [1, 2, 3] and list(fig["bars"].y) == [0.9, 0.8, 0.6]
+    assert list(fig["bars"].text) == ["0.90", "0.80", "0.60"]
+    assert list(fig["overall"].y) == [0.82, 0.82] and list(fig["overall"].x) == [0.5, 3.5]

@@ -1,4 +1,4 @@
-"""Page 5, the speed lab: measured alpha, c and verify cost, the speedup beside the theory's curve, a k x temperature sweep, the glance timed."""
+"""Page 5, the speed lab: measured alpha, c and verify cost, the speedup beside the theory's curve, alpha by drafted position, a k x temperature sweep, the glance timed."""
 import streamlit as st
 
 from ui.shared.sidebar import current_choice

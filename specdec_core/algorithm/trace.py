@@ -210,6 +210,11 @@ def mean_acceptance(traces: list[Trace]) -> float | None:
     return _mean([step.accept_prob for t in traces for r in t.rounds for step in r.reached])
 
 
+def drafted_and_accepted(traces: list[Trace]) -> list[tuple[int, int]]:
+    """(tokens drafted, tokens accepted) of every round: what acceptance.alpha_by_position counts."""
+    return [(len(r.drafted), r.n_accepted) for t in traces for r in t.rounds]
+
+
 def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 

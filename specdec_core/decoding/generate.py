@@ -9,6 +9,7 @@ from __future__ import annotations
 import torch
 
 from specdec_core.algorithm.round import RoundResult, speculative_round
+from specdec_core.algorithm.sampling import probs_from_logits, sample
 from specdec_core.algorithm.trace import Candidate, DraftStep, Round, Trace
 from specdec_core.decoding.round_models import OneRowDraft, OneRowTarget
 from specdec_core.drafts.base import Draft
@@ -27,6 +28,30 @@ def speculative_generate(target: Target, draft: Draft, prompt: list[int], settin
 def plain_generate(target: Target, prompt: list[int], settings: DecodeSettings) -> Trace:
     """The target alone: every round drafts nothing, so the token comes straight from p."""
     return _generate(target, None, prompt, settings)
+
+
+def plain_tokens(target: Target, prompt: list[int], settings: DecodeSettings) -> list[int]:
+    """The target alone at its fastest: the tokens plain_generate writes, and nothing else.
+
+    The same forward (cached_lm_for), sampling settings, seed and stop-at-end rule, but none of the
+    sheet's bookkeeping: no round through the verifier, no tables of p, no trace records. The bench
+    times speculative decoding against this, so the bookkeeping that plain_generate pays once a token
+    and speculative decoding once a round does not flatter the speedup.
+    """
+    check_fits(prompt, settings, target.vocab_size, target.context_limit)
+    generator = torch.Generator(device=target.model.device).manual_seed(settings.seed)
+    target_lm = cached_lm_for(target.model)
+    _prefill(target_lm, None, prompt)
+    context = list(prompt)
+    while len(context) - len(prompt) < settings.max_new_tokens:
+        p = probs_from_logits(target_lm.logits(context)[-1], settings.sampling)  # (V,)
+        # A plain round draws its token from the residual of p against an empty q: p itself, which the
+        # sampler reads with the same single uniform, so the same seed writes the same tokens.
+        token = int(sample(p, generator))
+        context.append(token)
+        if settings.stop_at_eos and token == target.eos_token_id:
+            break
+    return context[len(prompt) :]
 
 
 def _generate(target: Target, draft: Draft | None, prompt: list[int], settings: DecodeSettings) -> Trace:

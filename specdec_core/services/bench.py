@@ -1,7 +1,10 @@
 """Speculative vs plain target decoding (vs transformers' assisted generation), side by side.
 
 Methods are interleaved within one run, so a noisy shared machine slows them alike; the figures
-that matter are the ratios.
+that matter are the ratios. Plain decoding is timed twice: through the sheet's traced path
+(plain_generate, which pays the sheet's tables and records once a token where speculative decoding
+pays them once a round) and at its fastest (plain_tokens: the same forward and sampling, no
+bookkeeping). The headline speedup is against the fastest; the traced one is reported beside it.
 """
 from __future__ import annotations
 
@@ -13,9 +16,10 @@ import numpy as np
 import torch
 from transformers.utils import logging as hf_logging
 
+from specdec_core.algorithm.acceptance import alpha_by_position, pooled_alpha, position_counts
 from specdec_core.algorithm.theory import speedup
-from specdec_core.algorithm.trace import Trace, mean_acceptance
-from specdec_core.decoding.generate import plain_generate, speculative_generate
+from specdec_core.algorithm.trace import Trace, drafted_and_accepted, mean_acceptance
+from specdec_core.decoding.generate import plain_generate, plain_tokens, speculative_generate
 from specdec_core.drafts import LMDraft
 from specdec_core.pairs.pair import ModelPair, PairError
 from specdec_core.settings import DecodeSettings
@@ -31,6 +35,7 @@ def run_bench(pair: ModelPair, draft_name: str | None, settings: DecodeSettings,
     methods = {
         "speculative": lambda ids, seed: speculative_generate(target, draft, ids, replace(settings, seed=seed)),
         "plain": lambda ids, seed: plain_generate(target, ids, replace(settings, seed=seed)),
+        "fastest_plain": lambda ids, seed: plain_tokens(target, ids, replace(settings, seed=seed)),
     }
     if hf_draft is not None:
         methods["hf_assisted"] = lambda ids, seed: _hf_assisted(pair, hf_draft, ids, settings, seed)
@@ -88,6 +93,7 @@ def _report(pair, draft_name, settings, results) -> dict:
     verify_cost = _mean_time(spec, "target_s") / plain_forward
     loop = sum(r.draft_s + r.target_s + r.other_s for t in spec for r in t.rounds)
     split = {"speculative": time_split(spec), "plain": time_split(plain)}
+    outcomes = drafted_and_accepted(spec)
     return {
         "pair": pair.name,
         "scribe": draft_name,
@@ -97,10 +103,20 @@ def _report(pair, draft_name, settings, results) -> dict:
         "tokens": settings.max_new_tokens,
         "device": str(pair.target.device),
         "tokens_per_s": tps,
+        # the headline: against the master's fastest plain decoding, none of the sheet's bookkeeping
+        "speedup_vs_fastest_plain": tps["speculative"] / tps["fastest_plain"],
+        "speedup_interval_vs_fastest_plain": speedup_interval(results["fastest_plain"]["units"], results["speculative"]["units"]),
+        # against plain decoding through the sheet's traced path; under its older names too, which
+        # recordings and model-card files made before the fastest baseline carry with this meaning
+        "speedup_vs_traced_plain": tps["speculative"] / tps["plain"],
         "speedup_vs_plain": tps["speculative"] / tps["plain"],
         "speedup_interval": speedup_interval(results["plain"]["units"], results["speculative"]["units"]),
         "ratio_vs_hf": tps["speculative"] / tps["hf_assisted"] if "hf_assisted" in tps else None,
         "alpha": alpha,
+        # α at the 1st, 2nd, … drafted token, counted from these rounds; only positions some round reached
+        "alpha_by_drafted_position": list(alpha_by_position(outcomes).values()),
+        "rounds_by_drafted_position": [n for n, _ in position_counts(outcomes).values()],
+        "alpha_all_positions": pooled_alpha(outcomes),
         "c": c,
         "verify_cost": verify_cost,
         "predicted_speedup": speedup(alpha, settings.k, c, verify_cost),
@@ -110,6 +126,16 @@ def _report(pair, draft_name, settings, results) -> dict:
         "time_split": split,
         "speedup_forwards_only": forwards_only_speedup(split),
     }
+
+
+def headline(result: dict) -> dict:
+    """The speedup to quote from a bench report, its 90% interval, and the plain decoding it is against:
+    "fastest_plain", or "traced_plain" in a report made before the bench timed the fastest (it holds
+    only the traced figure, which is then named for what it is)."""
+    if "speedup_vs_fastest_plain" in result:
+        return {"speedup": result["speedup_vs_fastest_plain"], "interval": result["speedup_interval_vs_fastest_plain"],
+                "baseline": "fastest_plain"}
+    return {"speedup": result["speedup_vs_plain"], "interval": result.get("speedup_interval"), "baseline": "traced_plain"}
 
 
 def forwards_only_speedup(split: dict[str, dict[str, float]]) -> float:

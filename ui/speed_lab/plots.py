@@ -10,6 +10,7 @@ import math
 import plotly.graph_objects as go
 
 from specdec_core.algorithm.theory import best_k, expected_tokens_per_round, most_tokens_per_round, speedup
+from specdec_core.services.bench import headline
 from ui.shared.theme import INK, LIGHT_INK, PAPER, VERMILION, on_paper
 
 K_MAX = 12  # the sidebar's k slider goes to 12
@@ -41,10 +42,11 @@ def round_cost(k: int, c: float, verify_cost: float) -> float:
 def speedup_figure(result: dict, earlier: dict[int, float], labels: dict[str, str]) -> go.Figure:
     """The theory's curve over k from the measured alpha, c and verify cost, with the measured point(s).
 
-    result: run_bench's report; earlier: measured speedup by k from other measurements that share
-    every other setting; labels: title, k, speedup, theory, paper, measured, earlier, best, plain.
+    result: run_bench's report, whose headline speedup is the measured point; earlier: measured speedup by k
+    from other measurements that share every other setting; labels: title, k, speedup, theory, paper,
+    measured, earlier, best, plain.
     """
-    alpha, c, cost = result["alpha"], result["c"], result["verify_cost"]
+    alpha, c, cost, measured = result["alpha"], result["c"], result["verify_cost"], headline(result)["speedup"]
     curve = theory_curve(alpha, c, cost)
     paper = theory_curve(alpha, c, 1.0)
     k_best, s_best = theory_best(alpha, c, cost)
@@ -60,16 +62,16 @@ def speedup_figure(result: dict, earlier: dict[int, float], labels: dict[str, st
             marker=dict(color=PAPER, size=12, line=dict(color=VERMILION, width=2)),
         )
     fig.add_scatter(
-        x=[result["k"]], y=[result["speedup_vs_plain"]], name=labels["measured"], mode="markers",
+        x=[result["k"]], y=[measured], name=labels["measured"], mode="markers",
         marker=dict(color=VERMILION, size=16, symbol="square"),
     )
     fig.add_scatter(
         x=[k_best], y=[s_best], name=labels["best"], mode="markers+text", text=[labels["best"]],
-        textposition=best_label_position(s_best, result["speedup_vs_plain"], k_best),
+        textposition=best_label_position(s_best, measured, k_best),
         marker=dict(color=INK, size=18, symbol="star"), showlegend=False,
     )
     fig.update_xaxes(title=labels["k"], dtick=1, range=[0.5, K_MAX + 0.5])
-    values = [*curve.values(), *paper.values(), *others.values(), result["speedup_vs_plain"], 1.0]
+    values = [*curve.values(), *paper.values(), *others.values(), measured, 1.0]
     fig.update_yaxes(title=labels["speedup"], range=[0, top_with_headroom(values)])  # the best k's label may stand on top
     return _paper_look(fig, labels["title"])
 
@@ -105,6 +107,30 @@ def breakdown_figure(split: dict[str, dict[str, float]], labels: dict[str, str])
     return _paper_look(fig, labels["title"])
 
 
+def position_alpha_figure(alphas: list[float], overall: float, labels: dict[str, str]) -> go.Figure:
+    """Bars of α at the 1st, 2nd, … drafted token (acceptance.alpha_by_position, in order from 1) and a line
+    at all positions together. labels: title, position, alpha, bars, overall."""
+    positions = list(range(1, len(alphas) + 1))
+    fig = go.Figure()
+    fig.add_bar(x=positions, y=alphas, name=labels["bars"], marker_color=INK,
+                text=[f"{a:.2f}" for a in alphas], textposition="outside")
+    fig.add_scatter(x=[0.5, len(alphas) + 0.5], y=[overall, overall], name=labels["overall"], mode="lines",
+                    line=dict(color=VERMILION, dash="dash", width=3))
+    fig.update_xaxes(title=labels["position"], dtick=1, range=[0.5, len(alphas) + 0.5])
+    fig.update_yaxes(title=labels["alpha"], range=[0, top_with_headroom([*alphas, overall, 1.0])])  # the labels stand above
+    return _paper_look(fig, labels["title"])
+
+
+def position_trend(alphas: list[float], rounds: list[int]) -> tuple[str, dict[str, float]]:
+    """Which sentence tells what this run's α did from the 1st drafted token to the last one reached, and
+    its numbers. Compared as shown, to two decimals, so the sentence never says "falls" of two equal numbers."""
+    numbers = {"first": alphas[0], "last": alphas[-1], "m": len(alphas), "n": rounds[-1]}
+    if len(alphas) == 1:
+        return "position_one", numbers
+    first, last = round(alphas[0], 2), round(alphas[-1], 2)
+    return ("position_falls" if last < first else "position_rises" if last > first else "position_holds"), numbers
+
+
 def top_with_headroom(values: list[float]) -> float:
     """The top of a y axis from 0: HEADROOM past the highest finite value (a value a broken recording
     made NaN or infinite is left out rather than spoiling the axis); 1 when none is finite."""
@@ -112,9 +138,15 @@ def top_with_headroom(values: list[float]) -> float:
     return max(finite, default=1.0 / HEADROOM) * HEADROOM
 
 
-def sweep_grid(cells: dict[tuple[int, float], dict], ks: list[int], temperatures: list[float], key: str = "speedup_vs_plain") -> list[list[float | None]]:
+def sweep_grid(cells: dict[tuple[int, float], dict], ks: list[int], temperatures: list[float], key: str = "speedup") -> list[list[float | None]]:
     """Rows by temperature, columns by k: the chosen number of each measured cell (None if missing)."""
-    return [[cells[(k, t)].get(key) if (k, t) in cells else None for k in ks] for t in temperatures]
+    return [[cell_value(cells[(k, t)], key) if (k, t) in cells else None for k in ks] for t in temperatures]
+
+
+def cell_value(cell: dict, key: str):
+    """A measurement's number: "speedup" and "interval" are its headline's (bench.headline, against the
+    master's fastest plain decoding), any other key the field as measured."""
+    return headline(cell)[key] if key in ("speedup", "interval") else cell.get(key)
 
 
 def sweep_heatmap(cells: dict[tuple[int, float], dict], ks: list[int], temperatures: list[float], labels: dict[str, str]) -> go.Figure:
@@ -124,7 +156,7 @@ def sweep_heatmap(cells: dict[tuple[int, float], dict], ks: list[int], temperatu
     """
     speedups = sweep_grid(cells, ks, temperatures)
     alphas = sweep_grid(cells, ks, temperatures, "alpha")
-    intervals = sweep_grid(cells, ks, temperatures, "speedup_interval")
+    intervals = sweep_grid(cells, ks, temperatures, "interval")
     text = [[_cell_text(s, i) for s, i in zip(row, interval_row)] for row, interval_row in zip(speedups, intervals)]
     fig = go.Figure(
         go.Heatmap(
@@ -149,16 +181,16 @@ def _cell_text(speedup_value: float | None, interval: list[float] | None) -> str
 
 def sweep_best(cells: dict[tuple[int, float], dict]) -> tuple[int, float, float]:
     """(k, temperature, measured speedup) of the fastest measured cell."""
-    (k, t), cell = max(cells.items(), key=lambda item: item[1]["speedup_vs_plain"])
-    return k, t, cell["speedup_vs_plain"]
+    (k, t), cell = max(cells.items(), key=lambda item: cell_value(item[1], "speedup"))
+    return k, t, cell_value(cell, "speedup")
 
 
 def clearly_best(cells: dict[tuple[int, float], dict]) -> bool:
     """Whether the fastest cell's interval lies above every other cell's: only then is it the fastest
     for sure, not just the luckiest measurement."""
     k, t, _ = sweep_best(cells)
-    low = cells[(k, t)].get("speedup_interval", [0.0, 0.0])[0]
-    return all(cell.get("speedup_interval", [0.0, float("inf")])[1] < low for key, cell in cells.items() if key != (k, t))
+    low = (cell_value(cells[(k, t)], "interval") or [0.0, 0.0])[0]
+    return all((cell_value(cell, "interval") or [0.0, float("inf")])[1] < low for key, cell in cells.items() if key != (k, t))
 
 
 def verdict(result: dict, best_scribe: bool = False, noise: float = 0.0, temperature: float = 0.0) -> tuple[bool, dict[str, float], list[str]]:
@@ -187,13 +219,13 @@ def verdict(result: dict, best_scribe: bool = False, noise: float = 0.0, tempera
         "cap": most_tokens_per_round(k, length),
         "cost": round_cost(k, c, cost),
         "predicted": result["predicted_speedup"],
-        "measured": result["speedup_vs_plain"],
+        "measured": headline(result)["speedup"],
         "overhead": result["overhead_fraction"],
         "best_k": theory_best(alpha, c, cost)[0],
         "noise": noise,
         "temperature": temperature,
     }
-    if result["speedup_vs_plain"] >= 1.0:
+    if numbers["measured"] >= 1.0:
         return True, numbers, []
     # First the round's balance: characters out against breaths in, which the theory's ratio is.
     reasons = ["slow_ratio" if result["predicted_speedup"] < 1.0 else "gain_on_paper"]
@@ -236,8 +268,8 @@ def temperature_rows(cells: dict[tuple[int, float], dict], ks: list[int], temper
     for t in temperatures:
         row = [cells[(k, t)] for k in ks if (k, t) in cells]
         if row:
-            rows.append({"t": t, **{name: sum(cell[key] for cell in row) / len(row) for name, key in
-                                    (("alpha", "alpha"), ("tokens", "tokens_per_target_forward"), ("speedup", "speedup_vs_plain"))}})
+            rows.append({"t": t, **{name: sum(cell_value(cell, key) for cell in row) / len(row) for name, key in
+                                    (("alpha", "alpha"), ("tokens", "tokens_per_target_forward"), ("speedup", "speedup"))}})
     return rows
 
 

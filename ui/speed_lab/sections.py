@@ -11,10 +11,14 @@ from ui.shared.models import cached_pair
 from ui.shared.run_slots import long_work
 from ui.shared.texts import TEXT as COMMON
 from ui.shared.theme import chart
+from specdec_core.services.bench import headline
 from ui.speed_lab.plots import (
     breakdown_figure,
+    cell_value,
     clearly_best,
     glance_note,
+    position_alpha_figure,
+    position_trend,
     speedup_figure,
     sweep_best,
     sweep_heatmap,
@@ -61,7 +65,7 @@ def show_measurement(choice, prompts: tuple[str, ...], pressed: bool) -> None:
     # Earlier measurements that differ only in k go on the same chart: that is the trade k makes.
     same_but_k = repr((choice.pair, choice.device, choice.scribe, prompts, settings.sampling, settings.noise, settings.seed, settings.max_new_tokens))
     earlier = st.session_state.setdefault("speed_lab_points", {}).setdefault(same_but_k, {})
-    earlier[settings.k] = result["speedup_vs_plain"]
+    earlier[settings.k] = headline(result)["speedup"]
     best, best_speedup = theory_best(result["alpha"], result["c"], result["verify_cost"])
     left, right = st.columns([3, 2])
     with left:
@@ -70,25 +74,53 @@ def show_measurement(choice, prompts: tuple[str, ...], pressed: bool) -> None:
     with right:
         chart(st, breakdown_figure(result["time_split"], split_labels()), key="time_split")
         st.caption(TEXT("split_caption", tokens=settings.max_new_tokens))
+    show_alpha_by_position(result)
     show_verdict(result, choice, settings)
     teaching_notes(result, settings)
 
 
+def show_alpha_by_position(result: dict) -> None:
+    """α at the 1st, 2nd, … drafted token of this run, beside all positions together, and what it teaches."""
+    alphas = result.get("alpha_by_drafted_position")
+    if alphas is None:  # a recording made before the bench counted positions
+        st.caption(TEXT("position_not_recorded"))
+        return
+    if not alphas:  # no round drafted a token (a scribe with nothing to propose)
+        return
+    labels = {name: TEXT.plain(key) for name, key in
+              (("title", "position_title"), ("position", "position_axis"), ("alpha", "position_alpha"), ("bars", "position_bars"))}
+    labels["overall"] = TEXT.plain("position_overall", alpha=result["alpha_all_positions"])
+    chart(st, position_alpha_figure(alphas, result["alpha_all_positions"], labels), key="alpha_by_position")
+    key, numbers = position_trend(alphas, result["rounds_by_drafted_position"])
+    st.caption(TEXT("position_caption", overall=result["alpha_all_positions"]) + " " + TEXT(key, **numbers) + " "
+               + TEXT("position_lesson"))
+
+
+# The plain decoding a headline divides by: its tokens/s in the report, its metric labels, and what stands beside it.
+BASELINES = {
+    "fastest_plain": ("fastest_plain", "m_tps_plain", "m_measured", "beside_headline"),
+    "traced_plain": ("plain", "m_tps_traced", "m_measured_traced", "recorded_before_fastest"),  # a recording made before
+}
+
+
 def show_metrics(result: dict) -> None:
-    tps = result["tokens_per_s"]
+    tps, measured = result["tokens_per_s"], headline(result)
+    plain, tps_label, measured_label, beside = BASELINES[measured["baseline"]]
     cards = [
         ("m_alpha", f"{result['alpha']:.2f}", "m_alpha_help"),
         ("m_c", f"{result['c']:.3f}", "m_c_help"),
         ("m_verify", f"{result['verify_cost']:.2f}", "m_verify_help"),
         ("m_tokens", f"{result['tokens_per_target_forward']:.2f}", "m_tokens_help"),
         ("m_tps_spec", f"{tps['speculative']:.1f}", None),
-        ("m_tps_plain", f"{tps['plain']:.1f}", None),
-        ("m_measured", TEXT("times", x=result["speedup_vs_plain"]), "m_measured_help"),
+        (tps_label, f"{tps[plain]:.1f}", tps_label + "_help"),
+        (measured_label, TEXT("times", x=measured["speedup"]), measured_label + "_help"),
         ("m_predicted", TEXT("times", x=result["predicted_speedup"]), "m_predicted_help"),
     ]
     for row in (cards[:4], cards[4:]):
         for column, (label, value, help_key) in zip(st.columns(4), row):
             column.metric(TEXT(label), value, help=TEXT(help_key) if help_key else None)
+    # today's figure against the traced plain decoding, and the forwards alone, stand beside the headline
+    st.caption(TEXT(beside, traced=result["speedup_vs_plain"], forwards=result["speedup_forwards_only"]))
 
 
 def teaching_notes(result: dict, settings) -> None:
@@ -97,7 +129,7 @@ def teaching_notes(result: dict, settings) -> None:
         st.markdown(TEXT("note_greedy"))
         st.markdown(TEXT("note_verify", rows=settings.k + 1, v=result["verify_cost"], device=result["device"]))
         st.markdown(TEXT("note_cost", c=result["c"], alpha=result["alpha"], predicted=result["predicted_speedup"],
-                         measured=result["speedup_vs_plain"]))
+                         measured=headline(result)["speedup"]))
 
 
 def show_verdict(result: dict, choice, settings) -> None:
@@ -153,7 +185,7 @@ def show_sweep(choice, prompts: tuple[str, ...]) -> None:
     labels = {"title": TEXT("sweep_title"), "k": TEXT("axis_k"), "temperature": TEXT("sweep_temperature"), "speedup": TEXT("sweep_speedup")}
     chart(st, sweep_heatmap(measured, ks, temperatures, labels), key="sweep_heatmap")
     k, t, s = sweep_best(measured)
-    low, high = measured[(k, t)]["speedup_interval"]
+    low, high = cell_value(measured[(k, t)], "interval")
     st.caption(TEXT("sweep_best", k=k, t=t, s=s) + " " + TEXT("sweep_sure" if clearly_best(measured) else "sweep_unsure",
                                                               low=low, high=high))
     show_temperature_lesson(measured, ks, temperatures)

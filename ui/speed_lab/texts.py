@@ -7,11 +7,14 @@ TEXT = Texts(
         "intro": {
             "zh": "第五幕：阿速不能太差。抄寫員太慢，墨卿得乾等；抄寫員太差，墨卿白看一眼。"
             "快多少，由接受率 α 與成本比 c 決定；k 則是在「一行多寫幾個{unit}」與「越往後越容易被退回」之間取捨。"
-            "這裡在這台機器上實測：同樣的{unit}數，墨卿獨自寫一次，阿速打草稿、墨卿驗一次，兩者交錯著跑。",
+            "這裡在這台機器上實測：同樣的{unit}數，墨卿獨自寫、阿速打草稿墨卿驗，交錯著跑。墨卿獨寫跑兩種："
+            "最快的獨寫（同一個前向計算、同樣的取樣，不填稿紙上的候選表與紀錄），以及照稿紙的記錄路徑獨寫；加速以最快的獨寫為準。",
             "en": "Act five: the scribe must not be too poor. Too slow a scribe and the master waits; too poor a scribe "
             "and the master checks in vain. The acceptance rate α and the cost ratio c decide the speedup; k trades "
             "more drafted {units} per line against falling acceptance. Here we measure it on this machine: the same "
-            "number of {units} written by the master alone and by scribe-then-master, interleaved side by side.",
+            "number of {units} written by the master alone and by scribe-then-master, interleaved side by side. The master alone "
+            "writes twice: at his fastest (the same forward pass and sampling, none of the sheet's candidate tables or records) "
+            "and through the sheet's recording path; the speedup is against his fastest.",
         },
         "formula": {
             "zh": "Leviathan 等人（2023）定理 3.8：加速 = (1 − α^(k+1)) / ((1 − α)(k·c + v))。"
@@ -60,8 +63,9 @@ TEXT = Texts(
             "en": "Press Measure: the master alone and the scribe with the master each write with the sidebar's scribe and k; it takes a few seconds.",
         },
         "measuring": {
-            "zh": "正在實測：{n} 個範例開頭，每個 {tokens} 個{unit}，墨卿獨寫與阿速協寫交錯進行…",
-            "en": "Measuring: {n} example prompts, {tokens} {units} each, master alone and scribe-with-master interleaved…",
+            "zh": "正在實測：{n} 個範例開頭，每個 {tokens} 個{unit}，墨卿獨寫（最快的與照稿紙記錄的）與阿速協寫交錯進行…",
+            "en": "Measuring: {n} example prompts, {tokens} {units} each, the master alone (at his fastest and through the "
+            "sheet's records) and scribe-with-master interleaved…",
         },
         "runs_one": {"zh": "一回", "en": "written once"},
         "runs_many": {"zh": "{n} 回", "en": "written {n} times"},
@@ -96,11 +100,41 @@ TEXT = Texts(
             "mean (1 − α^(k+1)) / (1 − α); the verdict below gives this run's numbers.",
         },
         "m_tps_spec": {"zh": "協寫：{unit}／秒", "en": "With scribe: {units}/s"},
-        "m_tps_plain": {"zh": "墨卿獨寫：{unit}／秒", "en": "Master alone: {units}/s"},
-        "m_measured": {"zh": "實測加速", "en": "Measured speedup"},
+        "m_tps_plain": {"zh": "墨卿最快的獨寫：{unit}／秒", "en": "Master alone, fastest: {units}/s"},
+        "m_tps_plain_help": {
+            "zh": "墨卿獨自寫：同一個前向計算、同樣的取樣與種子，但不填稿紙上的候選表，也不留逐輪紀錄。",
+            "en": "The master writing alone: the same forward pass, sampling and seed, but none of the sheet's candidate "
+            "tables and no per-round records.",
+        },
+        "m_tps_traced": {"zh": "墨卿照稿紙獨寫：{unit}／秒", "en": "Master alone, sheet's path: {units}/s"},
+        "m_tps_traced_help": {
+            "zh": "墨卿獨自寫，但走稿紙的記錄路徑：每寫一個{unit}都填一次候選表與紀錄。",
+            "en": "The master writing alone through the sheet's recording path: candidate tables and records filled once a {unit}.",
+        },
+        "m_measured": {"zh": "實測加速（對墨卿最快的獨寫）", "en": "Speedup against the master's fastest plain decoding"},
         "m_measured_help": {
-            "zh": "協寫的{unit}／秒 ÷ 墨卿獨寫的{unit}／秒，同一次交錯實測。",
-            "en": "{Units} per second with the scribe over the master alone, from the same interleaved run.",
+            "zh": "協寫的{unit}／秒 ÷ 墨卿最快的獨寫的{unit}／秒，同一次交錯實測。",
+            "en": "{Units} per second with the scribe over the master's fastest plain decoding, from the same interleaved run.",
+        },
+        "m_measured_traced": {"zh": "實測加速（對照稿紙記錄的獨寫）", "en": "Speedup against the master's traced plain decoding"},
+        "m_measured_traced_help": {
+            "zh": "協寫的{unit}／秒 ÷ 墨卿照稿紙記錄路徑獨寫的{unit}／秒：記錄路徑每個{unit}填一次表，協寫每輪才填一次，所以這個數字偏高。",
+            "en": "{Units} per second with the scribe over the master writing alone through the sheet's recording path, which "
+            "fills its tables once a {unit} where the scribe's rounds fill them once a round: this figure runs high.",
+        },
+        "beside_headline": {
+            "zh": "同一次實測的另外兩個數字：對照墨卿照稿紙記錄路徑的獨寫（每寫一個{unit}填一次候選表與紀錄，協寫每輪才填一次）是 {traced:.2f}×；"
+            "只計兩個模型的前向計算是 {forwards:.2f}×。",
+            "en": "Two more figures from the same run: against the master writing alone through the sheet's recording path (tables "
+            "and records filled once a {unit}, where the scribe's rounds fill them once a round), {traced:.2f}×; counting only "
+            "the two models' forward passes, {forwards:.2f}×.",
+        },
+        "recorded_before_fastest": {
+            "zh": "這份錄好的結果早於實驗室量「墨卿最快的獨寫」：上面的加速是對照稿紙記錄路徑的獨寫（每個{unit}填一次表），比對最快的獨寫偏高；"
+            "只計兩個模型的前向計算是 {forwards:.2f}×。按「實測一次」量對最快獨寫的加速。",
+            "en": "This recording predates the lab's timing of the master's fastest plain decoding: the speedup above is against "
+            "plain decoding through the sheet's recording path (tables filled once a {unit}), which runs higher than against "
+            "the fastest; counting only the two models' forward passes, {forwards:.2f}×. Press Measure for the speedup against the fastest.",
         },
         "m_predicted": {"zh": "理論預測", "en": "Theory predicts"},
         "m_predicted_help": {
@@ -126,16 +160,18 @@ TEXT = Texts(
         "split_title": {"zh": "每寫一個{unit}花幾毫秒", "en": "Milliseconds per {unit}"},
         "split_ms": {"zh": "毫秒／{unit}", "en": "ms per {unit}"},
         "split_speculative": {"zh": "阿速協寫", "en": "With the scribe"},
-        "split_plain": {"zh": "墨卿獨寫", "en": "Master alone"},
+        "split_plain": {"zh": "墨卿照稿紙獨寫", "en": "Master alone, sheet's path"},
         "split_draft": {"zh": "阿速打草稿", "en": "Scribe drafts"},
         "split_verify": {"zh": "墨卿看（驗證或寫）", "en": "Master's passes (verify or write)"},
         "split_other": {"zh": "其他一切", "en": "Everything else"},
         "split_caption": {
             "zh": "從每個範例開頭再各跑一次（{tokens} 個{unit}）的逐輪紀錄加總：草稿與驗證是兩個模型的計算時間；"
-            "「其他一切」是剩下的時間（判定接受、記錄、預填開頭、迴圈本身），理論公式不計這一塊。",
+            "「其他一切」是剩下的時間（判定接受、記錄、預填開頭、迴圈本身），理論公式不計這一塊。"
+            "墨卿獨寫這一欄走稿紙的記錄路徑；最快的獨寫不留逐輪紀錄，無從分拆，所以不在圖上。",
             "en": "Summed from the round records of one more run of each method per example prompt ({tokens} {units}): drafts and "
             "verifies are the two models' forward passes; “everything else” is the remaining time (acceptance, recording, "
-            "prefilling the prompt, the loop itself), which the theory's formula leaves out.",
+            "prefilling the prompt, the loop itself), which the theory's formula leaves out. The master-alone bar is his writing "
+            "through the sheet's recording path; his fastest plain decoding keeps no per-round records to split, so it is not drawn.",
         },
         "fast": {
             "zh": "速度是墨卿獨寫的 {measured:.2f} 倍。照定理，α = {alpha:.2f}、k = {k} 時墨卿看一眼平均得到 {tokens:.2f} 個{unit}，"
@@ -219,15 +255,54 @@ TEXT = Texts(
             "en": "The theory predicts {predicted:.2f}×, the run measured {measured:.2f}×: the gap is the bookkeeping the formula ignores, "
             "and the noise of a shared machine.",
         },
+        "position_title": {"zh": "第幾個草稿{unit}被蓋印：逐位置的 α", "en": "α at each drafted {unit}"},
+        "position_axis": {"zh": "一行草稿中的第幾個{unit}", "en": "Drafted {unit} in the line (1st, 2nd, …)"},
+        "position_alpha": {"zh": "α（蓋印的比例）", "en": "α (share sealed)"},
+        "position_bars": {"zh": "這個位置的 α", "en": "α at this position"},
+        "position_overall": {"zh": "所有位置合計：{alpha:.2f}", "en": "All positions together: {alpha:.2f}"},
+        "position_not_recorded": {
+            "zh": "這份錄好的結果沒有逐位置的 α；按「實測一次」，就會畫出第 1、2、3… 個草稿{unit}各自的 α。",
+            "en": "This recording has no α by drafted position; press Measure to draw α at the 1st, 2nd, 3rd… drafted {unit}.",
+        },
+        "position_caption": {
+            "zh": "每根長條是這次實測中一個草稿位置的 α：在草稿寫到這個位置、而且前面的{unit}都蓋了印的那些輪裡，這個{unit}也蓋了印的比例；"
+            "虛線是所有位置合計（{overall:.2f}，以蓋印數計，和上面以 min(1, p/q) 平均的 α 估的是同一件事）。",
+            "en": "Each bar is α at one drafted position in this run: of the rounds whose draft reached that position with every "
+            "earlier {unit} sealed, the share that sealed this one too; the dashed line is all positions together ({overall:.2f}, "
+            "counted in seals, an estimate of the same α the card above averages as min(1, p/q)).",
+        },
+        "position_falls": {
+            "zh": "這次 α 從第 1 個{unit}的 {first:.2f} 降到第 {m} 個的 {last:.2f}（{n} 輪寫到第 {m} 個）。",
+            "en": "Here α falls from {first:.2f} at the 1st drafted {unit} to {last:.2f} at drafted {unit} {m} ({n} of the run's rounds reached it).",
+        },
+        "position_rises": {
+            "zh": "這次 α 從第 1 個{unit}的 {first:.2f} 升到第 {m} 個的 {last:.2f}（{n} 輪寫到第 {m} 個）。",
+            "en": "Here α rises from {first:.2f} at the 1st drafted {unit} to {last:.2f} at drafted {unit} {m} ({n} of the run's rounds reached it).",
+        },
+        "position_holds": {
+            "zh": "這次 α 在第 1 個與第 {m} 個{unit}都是 {first:.2f}（{n} 輪寫到第 {m} 個）。",
+            "en": "Here α is {first:.2f} at the 1st drafted {unit} and the same at drafted {unit} {m} ({n} of the run's rounds reached it).",
+        },
+        "position_one": {
+            "zh": "這次沒有一輪的草稿走過第 1 個{unit}：α = {first:.2f}。",
+            "en": "Here no round's draft got past the 1st {unit}: α = {first:.2f}.",
+        },
+        "position_lesson": {
+            "zh": "讀墨卿心中筆意打草稿的抄寫員（EAGLE，Li 等人 2024）在第 1 個{unit}最有把握：到了後面的{unit}，他讀的是自己的猜測，"
+            "不再是墨卿的筆意，接受率便往下掉。EAGLE-3（Li 等人 2025，arXiv 2503.01840）讓抄寫員在訓練時就讀自己的猜測，把後面的接受率拉上來。",
+            "en": "A scribe who drafts from the master's notes, the features in his mind (EAGLE, Li et al. 2024), is surest at the "
+            "1st {unit}: at later ones he reads his own guesses rather than the master's notes, and acceptance drops. EAGLE-3 "
+            "(Li et al. 2025, arXiv 2503.01840) trains the scribe on his own guesses to lift those.",
+        },
         "sweep_header": {"zh": "掃一遍：k × 溫度", "en": "A sweep: k × temperature"},
         "sweep_intro": {
             "zh": "每一格都實際量一次（{n} 個範例開頭 × {tokens} 個{unit}），抄寫員、top-p、手抖與種子沿用側欄。"
             "溫度改變的是墨卿收下草稿的方式：溫度 0 時兩人都只寫自己最可能的{unit}，墨卿只收與他的一模一樣的{unit}；"
-            "溫度高於 0 時他以 min(1, p/q) 的機率收下。哪一種對這位抄寫員有利，看量到的 α。",
+            "溫度高於 0 時他以 min(1, p/q) 的機率收下。哪一種對這位抄寫員有利，看量到的 α。每格的加速都是對墨卿最快的獨寫。",
             "en": "Every cell is a real measurement ({n} example prompts × {tokens} {units}); scribe, top-p, shaky hand and seed "
             "come from the sidebar. Temperature changes how the master accepts a draft: at 0 both write only their likeliest "
             "{unit} and the master accepts only his own; above 0 he accepts with probability min(1, p/q). Which suits this "
-            "scribe better is what the measured α shows.",
+            "scribe better is what the measured α shows. Each cell's speedup is against the master's fastest plain decoding.",
         },
         "sweep_button": {"zh": "開始掃描（{cells} 格）", "en": "Run the sweep ({cells} cells)"},
         "sweep_progress": {
