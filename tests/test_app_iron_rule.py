@@ -2,6 +2,8 @@
 import pytest
 from app_pages import open_page
 
+from specdec_core.algorithm.rules import CHAIN_RULES
+
 EDITS = "iron_toy"  # the toy table's key: AppTest seeds an editor's edits through session state
 
 
@@ -9,6 +11,11 @@ def iron_rule(language="zh"):
     app = open_page("iron_rule", language, pair="tiny")
     assert not app.exception
     return app
+
+
+def test_the_rule_menu_offers_the_chain_rules_only():
+    menu = next(s for s in iron_rule("en").selectbox if "exact (the iron rule)" in s.options)
+    assert len(menu.options) == len(CHAIN_RULES) and "tree-no-residual" not in menu.options
 
 
 def metric(app, index: int) -> float:

@@ -2,6 +2,7 @@
 import pytest
 from app_pages import open_page
 
+from specdec_core.algorithm.rules import CHAIN_RULES
 from ui.proof.line import proof_line
 
 
@@ -37,6 +38,14 @@ def test_the_rule_menu_speaks_the_readers_language():
     app = open_page("proof", "zh", pair="tiny")
     menu = next(s for s in app.selectbox if "exact" in s.options[0] or "鐵律" in s.options[0])
     assert menu.options[0] == "鐵律（正確）" and all(not option.isascii() for option in menu.options)
+
+
+def test_a_tree_only_rule_is_not_offered_for_chains_and_a_link_to_it_falls_back_to_exact():
+    app = open_page("proof", "en", pair="tiny", rule="tree-no-residual")  # on a chain it would just be the exact rule
+    assert not app.exception
+    menu = next(s for s in app.selectbox if s.label.startswith("Acceptance rule"))
+    assert len(menu.options) == len(CHAIN_RULES) and "tree-no-residual" not in menu.options
+    assert menu.value == "exact" and any("rule" in w.value for w in app.sidebar.warning)
 
 
 def test_the_page_opens_in_class_mode():

@@ -4,7 +4,7 @@ import time
 
 from app_pages import open_page
 
-from specdec_core.algorithm.rules import RULES
+from specdec_core.algorithm.rules import CHAIN_RULES
 from specdec_core.decoding.proof_run import exact_pair, fit, run_from_dict
 from specdec_core.pairs.registry import load_pair
 from specdec_core.services import recorded
@@ -55,7 +55,7 @@ def test_the_class_mode_recordings_pass_the_exact_rule_and_catch_resample_p_with
         verdicts[key["draft"], key["settings"]["rule"]] = [min(f.p_value for f in fit(run, who, exact))
                                                           for who in ("speculative", "plain")]
     poorest = next(iter(pair.drafts))
-    assert set(verdicts) == {(pair.default_draft, "exact")} | {(poorest, rule) for rule in RULES}
+    assert set(verdicts) == {(pair.default_draft, "exact")} | {(poorest, rule) for rule in CHAIN_RULES}
     assert all(plain > 0.001 for _, plain in verdicts.values())
     assert verdicts[pair.default_draft, "exact"][0] > 0.001 and verdicts[poorest, "exact"][0] > 0.001
     assert verdicts[poorest, "resample-p"][0] < 0.001

@@ -3,7 +3,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from specdec_core.algorithm.rules import EXPLANATIONS, RULES
+from specdec_core.algorithm.rules import CHAIN_RULES, EXPLANATIONS
 from specdec_core.decoding.proof_run import ProofRun, run_from_dict
 from specdec_core.pairs.pair import PairError
 from specdec_core.services import recorded
@@ -23,9 +23,9 @@ st.write(TEXT("intro"))
 left, right = st.columns(2)
 sizes = [1000, recorded.PROOF_SAMPLES, 5000, 10_000, 20_000]  # 20,000 bounds the live work one press starts
 total = left.select_slider(TEXT("samples"), sizes, **remembered("proof_samples", recorded.PROOF_SAMPLES, "samples", sizes))
-rule_names = {name: COMMON(f"rule:{name}") for name in RULES}  # looked up now, in this run's language
-rule = right.selectbox(TEXT("rule"), list(RULES), format_func=rule_names.get,
-                       **remembered("proof_rule", "exact", "rule", list(RULES)))
+rule_names = {name: COMMON(f"rule:{name}") for name in CHAIN_RULES}  # looked up now, in this run's language
+rule = right.selectbox(TEXT("rule"), list(CHAIN_RULES), format_func=rule_names.get,
+                       **remembered("proof_rule", "exact", "rule", list(CHAIN_RULES)))
 (st.success if rule == "exact" else st.warning)(EXPLANATIONS[rule][language()])
 st.caption(TEXT("hint_poor"))
 if total == recorded.PROOF_SAMPLES:

@@ -1,7 +1,8 @@
 """The exact acceptance rule and the broken variants that the proof page must catch.
 
-Each broken variant is a mistake that has shipped in real code; `EXPLANATIONS` says which, in
-plain words, so the app can tell a class what went wrong.
+Each chain's broken variant is a mistake that has shipped in real code; `EXPLANATIONS` says which, in
+plain words, so the app can tell a class what went wrong. The tree's broken variant is the slip of carrying
+the chain's test over to siblings unchanged; on a chain it is the exact rule, so chain pages skip it.
 """
 from __future__ import annotations
 
@@ -17,6 +18,12 @@ class Rule:
     residual: str = "residual"  # "residual": norm(max(0, p - q)); "p": sample p again
     draft_greedy: bool = False  # the draft proposes argmax q but is scored with its soft q
     raw_q: bool = False  # q for the ratio is taken before temperature/top-k/top-p
+    siblings: str = "residual"  # trees: sibling i is tested against "residual" r_i left by those before it, or "p"
+
+    @property
+    def tree_only(self) -> bool:
+        """A rule that differs from the exact one only where a node has several siblings (on a chain it is exact)."""
+        return self.siblings != "residual"
 
 
 RULES = {
@@ -28,8 +35,10 @@ RULES = {
         Rule("resample-p", residual="p"),
         Rule("greedy-soft-q", draft_greedy=True),
         Rule("raw-q", raw_q=True),
+        Rule("tree-no-residual", siblings="p"),
     )
 }
+CHAIN_RULES = {name: rule for name, rule in RULES.items() if not rule.tree_only}  # what a chain's pages offer
 
 EXPLANATIONS = {
     "exact": {
@@ -59,6 +68,13 @@ EXPLANATIONS = {
         "en": "The ratio uses q from before temperature, top-k and top-p, while the draft sampled "
         "from the processed q (the class of bug fixed in vLLM PR #10198 and transformers #47932).",
         "zh": "接受率用的是溫度、top-k、top-p 處理之前的 q，但草稿其實是從處理後的 q 抽樣（vLLM PR #10198 與 transformers #47932 修正的錯誤）。",
+    },
+    "tree-no-residual": {
+        "en": "In a tree, each variant in the margin is tested by min(1, p/q) against p itself, not against the "
+        "residual left by the variants rejected before it. The share of p that the first test already handed out "
+        "is handed out again by each later one, so tokens the draft over-proposes come out too often.",
+        "zh": "在草稿樹中，每個旁註異文都拿 p 本身按 min(1, p/q) 檢驗，而不是拿前面被退回的異文所留下的殘差。"
+        "第一次檢驗已經分出去的那份 p，之後每次檢驗又再分一次，所以草稿偏好的字出現得太頻繁。",
     },
 }
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from transformers.utils import logging as hf_logging
 
-from specdec_core.algorithm.rules import RULES
+from specdec_core.algorithm.rules import CHAIN_RULES
 from specdec_core.algorithm.trace import Trace, between_prompt_and_text, segments, summarize
 from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.pairs.pair import PairError
@@ -59,7 +59,7 @@ def _proof_args(commands) -> None:
     proof.add_argument("--prompt", default=None, help="default: the pair's first example prompt")
     proof.add_argument("--samples", type=whole(1, MAX_SAMPLES), default=10_000)
     proof.add_argument("--positions", type=int, choices=(1, 2), default=1)
-    proof.add_argument("--rule", choices=list(RULES), default="exact")
+    proof.add_argument("--rule", choices=list(CHAIN_RULES), default="exact")
     proof.add_argument("--plain", action="store_true", help="sample the target alone (the control)")
     proof.add_argument("--as-page", action="store_true", help="the proof page's work: both streams in turn, tested after every batch; prints the time")
     proof.set_defaults(command=_proof)

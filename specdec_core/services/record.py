@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from specdec_core.algorithm.rules import RULES
+from specdec_core.algorithm.rules import CHAIN_RULES
 from specdec_core.decoding.proof_run import page_run, run_as_dict
 from specdec_core.pairs.pair import ModelPair
 from specdec_core.pairs.registry import run_defaults
@@ -24,9 +24,9 @@ def default_settings(pair: ModelPair) -> DecodeSettings:
 
 def proof_cases(pair: ModelPair) -> list[tuple[str, str]]:
     """(scribe, rule) of each recorded proof: the page's default first, then the poorest scribe under
-    every rule, the broken ones included (a broken rule's bias shows soonest with a poor scribe)."""
+    every chain rule, the broken ones included (a broken rule's bias shows soonest with a poor scribe)."""
     poorest = next(iter(pair.drafts))
-    return [(pair.default_draft, "exact")] + [(poorest, rule) for rule in RULES]
+    return [(pair.default_draft, "exact")] + [(poorest, rule) for rule in CHAIN_RULES]
 
 
 def record_proof(pair: ModelPair) -> Path:

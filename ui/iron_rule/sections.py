@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from specdec_core.algorithm.rules import EXPLANATIONS, RULES
+from specdec_core.algorithm.rules import CHAIN_RULES, EXPLANATIONS
 from specdec_core.decoding import one_position as core
 from specdec_core.decoding.one_position import Distributions, Position
 from ui.iron_rule import plots, runs
@@ -144,7 +144,7 @@ def _rule_and_draws(position: Position, toy: bool) -> tuple[str, int, str]:
     # Streamlit log a warning with a stack trace on the server (a larger vocabulary caps the draws)
     st.session_state["iron_draws"] = min(st.session_state.get("iron_draws", runs.DEFAULT_DRAWS), cap)
     left, right = st.columns(2)
-    rule_names = {name: COMMON(f"rule:{name}") for name in RULES}
+    rule_names = {name: COMMON(f"rule:{name}") for name in CHAIN_RULES}
     rule = left.selectbox(TEXT("rule"), list(rule_names), format_func=rule_names.get, **remembered("iron_rule", "exact"))
     n = right.slider(TEXT("draws"), 100, cap, step=100, key="iron_draws")
     left.caption(EXPLANATIONS[rule][language()])

@@ -71,6 +71,7 @@ TEXT = Texts(
         "rule:resample-p": {"zh": "退回後從 p 重抽", "en": "resample-p"},
         "rule:greedy-soft-q": {"zh": "貪婪挑字、軟 q 計分", "en": "greedy-soft-q"},
         "rule:raw-q": {"zh": "用處理前的 q", "en": "raw-q"},
+        "rule:tree-no-residual": {"zh": "異文不扣殘差", "en": "tree-no-residual"},
         "error_prompt_empty": {"zh": "開頭是空的：請至少寫一個字", "en": "the prompt is empty: write at least one character"},
         "error_unknown_characters": {"zh": "詞彙表裡沒有這些字：{characters}", "en": "the vocabulary lacks these characters: {characters}"},
         "error_too_many_new": {
