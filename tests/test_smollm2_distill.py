@@ -95,6 +95,7 @@ def test_all_runs_every_stage_and_samples_each_round_before_training_on_it():
     steps = every_step()
     assert {stage for stage, _ in steps} == set(STAGES) - {"distill-online"}     # all runs on two CPU cores; online wants a GPU
     assert steps[-1][0] == "eval"
+    assert steps.index(("distill", 3)) < steps.index(("master-features", 3)) < steps.index(("eagle", 3))   # eagle's head is distill's tokens
     assert steps.index(("distill-own", max(OWN_ANSWER_ROUNDS))) < steps.index(("grow", 3)) < steps.index(("early-exit", 3)) < steps.index(("calibrate", 3))
     for r in OWN_ANSWER_ROUNDS:
         assert steps.index(("own-answers", r)) < steps.index(("distill-own", r))

@@ -13,7 +13,8 @@ distill-online: both distilled rungs trained together on fresh master answers an
 calibrate: one scale on each distilled rung's logits, fit on the held-back answers (same places);
 copy-scores: how each distilled rung scores the context's continuations, fit on unseen topics (same places);
 eval:    alpha on held-out prompts and the student's cost, into the model card's metrics.
-all:     every stage in order, own-answers and distill-own once for each round (3, then 4), then grow, early-exit, calibrate, copy-scores and eval.
+all:     every stage in order, own-answers and distill-own once for each round (3, then 4), then grow, early-exit, calibrate, copy-scores,
+         master-features, eagle and eval.
 The shipped rungs are all's, then distill-online's, then calibrate, copy-scores and eval again.
 Each stage but distill-online resumes where it stopped; progress goes to data/smollm2/distill.log.
 """
@@ -100,7 +101,8 @@ def every_step() -> list[tuple[str, int]]:
     """(stage, round) in order: the draft of each on-policy round samples the next round's text."""
     from training.smollm2.train import OWN_ANSWER_ROUNDS
     on_policy = [(stage, r) for r in OWN_ANSWER_ROUNDS for stage in ("own-answers", "distill-own")]
-    return [("master-answers", 3), ("distill", 3), ("distill-all", 3), *on_policy, ("grow", 3), ("early-exit", 3), ("calibrate", 3), ("copy-scores", 3), ("eval", 3)]
+    return [("master-answers", 3), ("distill", 3), ("distill-all", 3), *on_policy, ("grow", 3), ("early-exit", 3), ("calibrate", 3), ("copy-scores", 3),
+            ("master-features", 3), ("eagle", 3), ("eval", 3)]     # eagle drafts over the distilled scribe's head tokens
 
 
 if __name__ == "__main__":

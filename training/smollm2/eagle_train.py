@@ -38,26 +38,29 @@ BATCH = 16
 LR, WARMUP, CLIP = 1e-3, 50, 0.5
 
 
-def load_sequences(held: bool) -> list[tuple[torch.Tensor, torch.Tensor]]:
-    """(tokens (L,), top states (L, H) bfloat16) per answered prompt, training or held-back shards."""
+def load_sequences(held: bool) -> list[tuple[torch.Tensor, torch.Tensor, int]]:
+    """(tokens (L,), top states (L, H) bfloat16, prompt length) per answered prompt, training or held-back shards."""
     out = []
     for index in range(len(batches())):
         if (index % SHARD_HELD == SHARD_HELD - 1) != held or not shard_path(index).exists():
             continue
         shard = torch.load(shard_path(index))
-        out += [(torch.tensor(seq), feats[:, TOP]) for seq, feats in zip(shard["sequences"], shard["features"])]
+        out += [(torch.tensor(seq), feats[:, TOP], n) for seq, feats, n in
+                zip(shard["sequences"], shard["features"], shard["prompt_lens"])]
     return out
 
 
-def padded(batch: list[tuple[torch.Tensor, torch.Tensor]]):
-    """tokens (B, L), states (B, L, H) float32, valid (B, L) for right-padded rows."""
-    width = max(len(t) for t, _ in batch)
+def padded(batch: list[tuple[torch.Tensor, torch.Tensor, int]]):
+    """tokens (B, L), states (B, L, H) float32, and drafted (B, L-1): the positions whose guess drafts an answer
+    token (position t reads token t+1 and drafts token t+2; the prompt's are never drafted), right-padded rows."""
+    width = max(len(t) for t, _, _ in batch)
     tokens = torch.zeros(len(batch), width, dtype=torch.long)
     states = torch.zeros(len(batch), width, batch[0][1].shape[-1])
-    valid = torch.zeros(len(batch), width, dtype=torch.bool)
-    for row, (t, f) in enumerate(batch):
-        tokens[row, : len(t)], states[row, : len(t)], valid[row, : len(t)] = t, f.float(), True
-    return tokens, states, valid
+    drafted = torch.zeros(len(batch), width - 1, dtype=torch.bool)
+    for row, (t, f, prompt_len) in enumerate(batch):
+        tokens[row, : len(t)], states[row, : len(t)] = t, f.float()
+        drafted[row, max(prompt_len - 2, 0) : len(t) - 1] = True
+    return tokens, states, drafted
 
 
 def step_mask(s: int, length: int) -> torch.Tensor:
@@ -110,21 +113,20 @@ def unrolled(scribe: FeatureScribe, master, tokens, states, noise: float):
     return guesses
 
 
-def losses(scribe, master, head_rows, tokens, states, valid, noise: float):
-    """(loss, per-step top-1 agreement with the master over the head's tokens)."""
+def losses(scribe, master, head_rows, tokens, states, drafted, noise: float):
+    """(loss, per-step top-1 agreement with the master over the head's tokens), on drafted positions only."""
     target = states[:, 1:]
-    with torch.no_grad():
-        p = (target @ head_rows.T).float().softmax(-1)
     total, agree = 0.0, []
     for s, guess in enumerate(unrolled(scribe, master, tokens, states, noise), start=1):
-        mask = valid[:, 1:].clone()
+        mask = drafted.clone()
         mask[:, : s - 1] = False                      # the first s-1 positions have no guess to read
-        reg = F.smooth_l1_loss(guess.float(), target, reduction="none").mean(-1)
-        logq = (guess @ head_rows.T).float().log_softmax(-1)
+        with torch.no_grad():                         # the head runs on the counted positions alone
+            p = (target[mask] @ head_rows.T).float().softmax(-1)
+        reg = F.smooth_l1_loss(guess[mask].float(), target[mask], reduction="none").mean(-1)
+        logq = (guess[mask] @ head_rows.T).float().log_softmax(-1)
         cls = -(p * logq).sum(-1)
-        step = ((reg + CLS_WEIGHT * cls) * mask).sum() / mask.sum()
-        total = total + STEP_WEIGHT ** (s - 1) * step
-        agree.append(((logq.argmax(-1) == p.argmax(-1)) & mask).sum().item() / max(mask.sum().item(), 1))
+        total = total + STEP_WEIGHT ** (s - 1) * (reg + CLS_WEIGHT * cls).mean()
+        agree.append((logq.argmax(-1) == p.argmax(-1)).float().mean().item())
     return total, agree
 
 
@@ -142,7 +144,7 @@ def fresh_scribe(master, vocab_ids) -> FeatureScribe:
     return scribe
 
 
-def train(minutes: float | None, threads: int, log=print, total_steps: int = 800) -> None:
+def train(minutes: float | None, threads: int, log=print, total_steps: int = 1700) -> None:
     torch.set_num_threads(threads)
     torch.manual_seed(34)
     pair = load_pair("smollm2", "cpu")
@@ -161,18 +163,18 @@ def train(minutes: float | None, threads: int, log=print, total_steps: int = 800
         step, total_steps = saved["step"], saved["total_steps"]
         log(f"eagle: resumed at step {step}/{total_steps}")
     data, held = load_sequences(False), load_sequences(True)
-    spread = torch.cat([f[:64].float() for _, f in data[:200]]).std().item()
-    log(f"eagle: {len(data)} training answers ({sum(len(t) for t, _ in data)} positions), {len(held)} held back; state std {spread:.3f}")
+    spread = torch.cat([f[:64].float() for _, f, _ in data[:200]]).std().item()
+    log(f"eagle: {len(data)} training answers ({sum(len(t) for t, _, _ in data)} positions), {len(held)} held back; state std {spread:.3f}")
     schedule = lambda i: min(1.0, (i + 1) / WARMUP) * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(i / total_steps, 1.0))))
     started, last_save = time.time(), time.time()
     generator = torch.Generator().manual_seed(step)
     while step < total_steps and (minutes is None or time.time() - started < minutes * 60):
         order = torch.randperm(len(data), generator=generator)[:BATCH].tolist()
-        tokens, states, valid = padded([data[i] for i in order])
+        tokens, states, drafted = padded([data[i] for i in order])
         for group in optimiser.param_groups:
             group["lr"] = LR * schedule(step)
         with torch.autocast("cpu", dtype=torch.bfloat16):
-            loss, agree = losses(scribe, master, head_rows, tokens, states, valid, NOISE * spread)
+            loss, agree = losses(scribe, master, head_rows, tokens, states, drafted, NOISE * spread)
         optimiser.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(scribe.parameters(), CLIP)
@@ -210,16 +212,15 @@ def evaluate(scribe, master, held, spread: float, batches_: int = 6) -> dict:
         chunk = held[b * BATCH:(b + 1) * BATCH]
         if not chunk:
             break
-        tokens, states, valid = padded(chunk)
-        p = (states[:, 1:] @ head.T).softmax(-1)                                  # (B, T, V)
+        tokens, states, drafted = padded(chunk)
         for s, guess in enumerate(unrolled(scribe, master, tokens, states, 0.0), start=1):
-            q = (guess @ head[ids].T).softmax(-1)
-            alpha = torch.minimum(p[..., ids], q).sum(-1)
-            mask = valid[:, 1:].clone()
+            mask = drafted.clone()
             mask[:, : s - 1] = False
-            sums[s][0] += (alpha * mask).sum().item()
-            sums[s][1] += ((ids[q.argmax(-1)] == p.argmax(-1)) & mask).sum().item()
-            sums[s][2] += mask.sum().item()
+            p = (states[:, 1:][mask] @ head.T).softmax(-1)                      # (n, V)
+            q = (guess[mask] @ head[ids].T).softmax(-1)                          # (n, S)
+            sums[s][0] += torch.minimum(p[:, ids], q).sum(-1).sum().item()
+            sums[s][1] += (ids[q.argmax(-1)] == p.argmax(-1)).sum().item()
+            sums[s][2] += len(q)
     return {f"step {s}": {"alpha_T1": round(a / n, 3), "top1": round(t / n, 3)} for s, (a, t, n) in sums.items() if n}
 
 
