@@ -124,7 +124,8 @@ class FeatureScribeLM:
 
     def logits(self, predicted: torch.Tensor) -> torch.Tensor:
         """Scores over the head's tokens (…, S) for predicted states (…, H)."""
-        return self.head(predicted)
+        flat = predicted.reshape(-1, predicted.shape[-1])            # int8 rows multiply matrices only
+        return self.head(flat).reshape(*predicted.shape[:-1], -1)
 
     def rollback(self, n_keep: int) -> None:
         self.length = min(self.length, n_keep)
