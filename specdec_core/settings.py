@@ -11,6 +11,7 @@ from typing import Callable
 import torch
 
 from specdec_core.algorithm.rules import rule_named
+from specdec_core.algorithm.tree_shape import TreeShape
 
 MAX_K = 32
 MAX_SEED = 2**63 - 1  # what torch.Generator.manual_seed takes
@@ -18,6 +19,8 @@ MAX_TOKENS = 100_000  # a run's prompt and new tokens together: beyond any pair'
 # Below this, logits / T overflows float32 (at about 1e-38 a run writes NaN), and the distribution is
 # one-hot on the argmax to within float rounding long before: ask for greedy by name, T = 0.
 MIN_TEMPERATURE = 0.01
+MAX_BRANCHING = 8  # children a node of a drafted tree may have
+MAX_TREE_NODES = 128  # a tree verified in one forward: the master's glance stays cheap while memory bounds it
 
 
 class Refusal(ValueError):
@@ -74,6 +77,9 @@ class DecodeSettings:
     rule: str = "exact"
     stop_at_eos: bool = True
     top_n: int = 8  # candidates recorded per position for the bar charts
+    # A tree instead of a chain (settings.tree_shape): "3-2-1-1", b_d children drawn i.i.d. from q under
+    # every node at depth d, or "dynamic-W-B", grown where the draft is confident. "" drafts a chain of k.
+    tree: str = ""
 
     def __post_init__(self):
         if not 1 <= self.k <= MAX_K:  # the target alone is plain_generate, not k = 0
@@ -86,6 +92,12 @@ class DecodeSettings:
             raise SettingsError(f"max new tokens must be from 1 to {MAX_TOKENS:,}, got {self.max_new_tokens}",
                                 "max_new_tokens", value=self.max_new_tokens, limit=MAX_TOKENS)
         rule_named(self.rule)
+        tree_shape(self.tree)
+
+    @property
+    def shape(self) -> TreeShape:
+        """How a round's draft grows: the tree's shape, or a chain of k (branching 1 at each of k depths)."""
+        return tree_shape(self.tree) or TreeShape(branching=(1,) * self.k)
 
     @classmethod
     def from_dict(cls, values: dict) -> "DecodeSettings":
@@ -101,7 +113,44 @@ class DecodeSettings:
                                 error=str(error)) from None
 
     def as_dict(self) -> dict:
-        return {**asdict(self), "sampling": asdict(self.sampling)}
+        """Plain data; a chain's leaves out `tree`, so chain runs, recordings and share links read as before trees."""
+        values = {**asdict(self), "sampling": asdict(self.sampling)}
+        if not self.tree:
+            del values["tree"]
+        return values
+
+
+def tree_shape(text: str) -> TreeShape | None:
+    """A tree's shape from its name, None for "" (a chain of k). Static: children per depth, "3-2-1-1".
+    Dynamic (EAGLE-2's growth): "dynamic-W-B", the W most confident frontier nodes expanded a depth with W
+    children each, B nodes in all. SettingsError when the name is neither, or the tree is out of bounds."""
+    if text == "":
+        return None
+    parts = str(text).split("-")
+    dynamic = parts[0] == "dynamic"
+    numbers = parts[1:] if dynamic else parts
+    if not (1 <= len(numbers) <= MAX_K and all(part.isdigit() for part in numbers)) or (dynamic and len(numbers) != 2):
+        raise SettingsError(f"a tree is written as children per depth, such as 3-2-1-1 (1 to {MAX_K} depths), or as "
+                            f"dynamic-W-B; got {str(text)[:40]!r}", "tree_unreadable", value=str(text)[:40], most=MAX_K)
+    values = tuple(int(part) for part in numbers)
+    branching = values[:1] if dynamic else values
+    if not all(1 <= b <= MAX_BRANCHING for b in branching):
+        raise SettingsError(f"each depth of a tree has 1 to {MAX_BRANCHING} children per node; got {text}",
+                            "tree_branching", value=text, most=MAX_BRANCHING)
+    nodes = values[1] if dynamic else tree_nodes(values)
+    if nodes > MAX_TREE_NODES or nodes < 1:
+        raise SettingsError(f"the tree {text} has {nodes} nodes; one glance verifies 1 to {MAX_TREE_NODES}",
+                            "tree_too_big", value=text, nodes=nodes, most=MAX_TREE_NODES)
+    return TreeShape(width=values[0], budget=values[1], depth=MAX_K) if dynamic else TreeShape(branching=values)
+
+
+def tree_nodes(branching: tuple[int, ...]) -> int:
+    """How many nodes a static tree of this branching holds: b1 + b1 b2 + b1 b2 b3 + ..."""
+    total, width = 0, 1
+    for b in branching:
+        width *= b
+        total += width
+    return total
 
 
 @dataclass

@@ -80,6 +80,16 @@ def test_greedy_speculative_equals_the_masters_greedy(poetry, scribe):
     assert speculative_generate(poetry.as_target(), poetry.draft(scribe), ids, settings).tokens == plain.tokens
 
 
+@pytest.mark.parametrize("scribe, shape", [("distilled", "3-2-1-1"), ("int8-master", "3-2-1-1"), ("tiny", "4-2-1")])
+def test_a_greedy_tree_equals_the_masters_greedy(poetry, scribe, shape):
+    """The scribe's top children at each depth, the master's argmax path through them: the master's own text."""
+    settings = DecodeSettings(sampling=SamplingConfig(temperature=0), max_new_tokens=48, stop_at_eos=False, tree=shape)
+    ids = poetry.encode_prompt(PROMPT)
+    trace = speculative_generate(poetry.as_target(), poetry.draft(scribe), ids, settings)
+    assert trace.tokens == plain_generate(poetry.as_target(), ids, settings).tokens
+    assert any(len(r.tree) > r.k for r in trace.rounds)      # variants were drafted, not only a chain
+
+
 def test_characters_outside_the_vocabulary_are_named(poetry):
     with pytest.raises(PairError, match="lacks these characters: Q"):
         poetry.encode_prompt("床前Q月光")

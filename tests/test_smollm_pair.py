@@ -6,6 +6,7 @@ this file's second load included, reads the cache in seconds.
 import json
 import sys
 import time
+from dataclasses import replace
 
 import pytest
 import torch
@@ -131,6 +132,15 @@ def test_the_master_answers_in_english(smollm2):
 def test_greedy_speculative_equals_the_masters_greedy(smollm2, greedy_answer, scribe):
     prompt, expected = greedy_answer
     assert speculative_generate(smollm2.as_target(), smollm2.draft(scribe), prompt, GREEDY_16).tokens == expected
+
+
+@pytest.mark.parametrize("scribe, shape", [("distilled-4", "3-2-1-1"), ("distilled", "2-2-2"), ("int8-master", "3-2-1-1")])
+def test_a_greedy_tree_equals_the_masters_greedy(smollm2, greedy_answer, scribe, shape):
+    """Every depth's nodes in one scribe forward, the whole tree in one master forward, the path kept."""
+    prompt, expected = greedy_answer
+    trace = speculative_generate(smollm2.as_target(), smollm2.draft(scribe), prompt, replace(GREEDY_16, tree=shape))
+    assert trace.tokens == expected
+    assert trace.target_forwards < len(expected)       # the master took more than one token per glance
 
 
 def _must_not_convert(source, directory):

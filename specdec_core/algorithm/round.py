@@ -3,6 +3,13 @@
 Every decoding in the app is this function: the scriptorium's sheet is one row with KV caches, the
 proof is thousands of rows that share the prompt, the iron rule is k = 1 at one fixed position, and
 the target writing alone is a round with no draft. So the proof tests the code that writes the sheet.
+
+`tree_round` is the same round over a drafted tree (SpecInfer, Miao et al. 2024, arXiv 2305.09781):
+the draft expands a depth's nodes in one forward, the target scores the whole tree in one, and
+tree_verify walks it. It stands beside `speculative_round` rather than replacing it: the chain round
+also serves the proof's thousands of cache-less rows and scribes that stop drafting early (prompt
+lookup), which a tree's shape decided ahead of the draws does not model. A tree of branching 1 gives the chain round's tokens from the same
+seed (tests/test_tree_round.py).
 """
 from __future__ import annotations
 
@@ -13,7 +20,9 @@ import torch
 
 from specdec_core.algorithm.drafting import draft_token
 from specdec_core.algorithm.rules import Rule, rule_named
-from specdec_core.algorithm.sampling import probs_from_logits
+from specdec_core.algorithm.sampling import probs_from_logits, sample
+from specdec_core.algorithm.tree_shape import TreeShape
+from specdec_core.algorithm.tree_verify import TreeVerdict, tree_verify
 from specdec_core.algorithm.verify import Verdict, verify
 
 
@@ -135,3 +144,135 @@ def _draft_rows(logits: torch.Tensor, settings, rule: Rule, generator: torch.Gen
 
 def _cache_len(drafter: Drafter | None) -> int:
     return drafter.cache_len if drafter else 0
+
+
+class TreeVerifier(Protocol):
+    """The target as a tree round reads it."""
+
+    cache_len: int
+
+    def score_tree(self, contexts: torch.Tensor, tokens: torch.Tensor, parents: list[int]) -> torch.Tensor:
+        """Logits (B, N+1, V) after the context and after each node, for contexts (B, L) and a tree's tokens (B, N)
+        under parents (N,), all in one forward."""
+
+    def keep_path(self, path: torch.Tensor, n_accepted: torch.Tensor) -> None:
+        """Keep each row's context and its accepted nodes path[b, :n_accepted[b]] (B, N); forget the other nodes."""
+
+
+class TreeDrafter(Protocol):
+    """The draft as a tree round reads it."""
+
+    cache_len: int
+
+    def tree_logits(self, contexts: torch.Tensor, tokens: torch.Tensor, parents: list[int], n_last: int) -> torch.Tensor:
+        """Scores (B, n_last, V) after the last n_last of the context's positions and the tree's nodes (B, N)."""
+
+    def keep_path(self, path: torch.Tensor, n_accepted: torch.Tensor) -> None:
+        """As TreeVerifier.keep_path."""
+
+
+@dataclass
+class TreeRoundResult:
+    """What a tree round drafted, saw and decided, row by row, and what it cost."""
+
+    tokens: torch.Tensor  # (B, N) the drafted nodes, depth by depth, each depth's nodes by parent
+    parents: list[int]  # (N,) each node's parent, -1 under the context
+    depth: int  # depths drafted: the draft's forwards
+    q: torch.Tensor  # (B, N+1, V) the distribution each node's children were drawn from (zeros where none were)
+    p: torch.Tensor  # (B, N+1, V) the target's after the context and after each node
+    verdict: TreeVerdict
+    draft_s: float
+    target_s: float
+    target_cache: list[int]  # cache lengths before the verify forward, after it, after keeping the path
+    draft_cache: list[int]  # the same for the draft
+
+    @property
+    def n_accepted(self) -> torch.Tensor:
+        return self.verdict.n_accepted  # (B,)
+
+    def new_tokens(self) -> list[list[int]]:
+        """Each row's written tokens: its accepted path, then the correction or the bonus."""
+        paths, kept, following = self.verdict.path.tolist(), self.n_accepted.tolist(), self.verdict.next_token.tolist()
+        return [[row[node] for node in path[:n]] + [token]
+                for row, path, n, token in zip(self.tokens.tolist(), paths, kept, following)]
+
+
+def tree_round(target: TreeVerifier, drafter: TreeDrafter, contexts: torch.Tensor, shape: TreeShape, settings,
+               generator: torch.Generator, clock=NoClock) -> TreeRoundResult:
+    """Draft a tree of the given shape, verify it in one target forward, walk it, keep the accepted path.
+
+    contexts: (B, L) token ids every row has written so far; a dynamic shape grows one row's tree (B = 1).
+    A static shape of branching 1 at k depths is the chain round.
+    """
+    rule, greedy = rule_named(settings.rule), settings.sampling.greedy
+    started, draft_cache = clock.now(), [drafter.cache_len]
+    # 1. draft: depth by depth, each node's children drawn i.i.d. from q there, one draft forward a depth
+    tokens, parents, q_pieces, q_scored_pieces = _draft_tree(drafter, contexts, shape, settings, rule, generator)
+    draft_s, target_cache = clock.now() - started, [target.cache_len]
+    draft_cache.append(drafter.cache_len)
+    # 2. verify: one target forward over the whole tree, each node seeing the context and its ancestors
+    p = probs_from_logits(target.score_tree(contexts, tokens, parents), settings.sampling)  # (B, N+1, V)
+    target_s = clock.now() - started - draft_s
+    target_cache.append(target.cache_len)
+    q, q_scored = _padded(q_pieces, p), _padded(q_scored_pieces, p)  # (B, N+1, V): leaves have no children
+    # 3. walk down the tree: each node's siblings tested against the residual the rejected ones left;
+    # 4. the correction from the last residual, or the bonus after an accepted leaf
+    verdict = tree_verify(p, q_scored, tokens, torch.tensor(parents, dtype=torch.long), generator, rule, greedy)
+    # 5. keep the path: both caches gather the accepted nodes into place after the context
+    target.keep_path(verdict.path, verdict.n_accepted)
+    drafter.keep_path(verdict.path, verdict.n_accepted)
+    target_cache.append(target.cache_len)
+    draft_cache.append(drafter.cache_len)
+    return TreeRoundResult(tokens, parents, len(q_pieces), q, p, verdict, draft_s, target_s, target_cache, draft_cache)
+
+
+def _draft_tree(drafter: TreeDrafter, contexts: torch.Tensor, shape: TreeShape, settings, rule: Rule,
+                generator: torch.Generator):
+    """Tokens (B, N), parents (N,), and per depth drafted the q its frontier's children were sampled from and
+    scored with (B, F, V). The frontier's nodes are the last F listed, so these rows follow the root's in node order."""
+    batch = contexts.shape[0]
+    tokens, parents, frontier = contexts.new_zeros((batch, 0)), [], [-1]
+    confidence = [1.0]  # each frontier node's product of q along its path (row 0's: a dynamic tree grows one row)
+    sampled_from, scored = [], []
+    for depth in range(shape.max_depth):
+        counts = shape.children(depth, confidence, tokens.shape[1])  # decided before the children are drawn
+        if not any(counts):
+            break
+        logits = drafter.tree_logits(contexts, tokens, parents, len(frontier)).to(contexts.device)  # (B, F, V)
+        drawn, q, q_scored = _draw_children(logits, max(counts), settings, rule, generator)  # (B, F, most), (B, F, V) x2
+        sampled_from.append(q)
+        scored.append(q_scored)
+        kept = [(f, j) for f in range(len(frontier)) for j in range(counts[f])]  # each node's first counts[f] draws
+        under, order = [f for f, _ in kept], [j for _, j in kept]
+        first = tokens.shape[1]
+        tokens = torch.cat([tokens, drawn[:, under, order]], dim=1)
+        parents += [frontier[f] for f in under]
+        confidence = [confidence[f] * float(q[0, f, drawn[0, f, j]]) for f, j in kept]
+        frontier = list(range(first, tokens.shape[1]))
+    return tokens, parents, sampled_from, scored
+
+
+def _padded(rows: list[torch.Tensor], like: torch.Tensor) -> torch.Tensor:
+    """The drafted depths' q (B, F, V) after one another, then zeros for the nodes never expanded, to p's shape (B, N+1, V)."""
+    have = torch.cat(rows, dim=1) if rows else like[:, :0]
+    return torch.cat([have, like.new_zeros((like.shape[0], like.shape[1] - have.shape[1], like.shape[2]))], dim=1)
+
+
+def _draw_children(logits: torch.Tensor, children: int, settings, rule: Rule, generator: torch.Generator):
+    """b children (B, F, b) under each of F nodes, and q there (B, F, V) as sampled and as scored.
+
+    Sampling: the children are i.i.d. draws from q, as tree_verify's theorem requires (duplicates allowed).
+    Greedy (temperature 0): no draw decides anything, and q is one-hot, so the children are the draft's
+    top b distinct tokens; tree_verify's greedy walk keeps the longest path of the target's argmax.
+    """
+    batch, width, vocab = logits.shape
+    first, q, q_scored = _draft_rows(logits.reshape(batch * width, vocab), settings, rule, generator)
+    q, q_scored = q.reshape(batch, width, vocab), q_scored.reshape(batch, width, vocab)
+    if children == 1:
+        return first.reshape(batch, width, 1), q, q_scored
+    if settings.sampling.greedy:
+        return logits.topk(children, dim=-1).indices, q, q_scored
+    if rule.draft_greedy:  # a broken rule's scribe writes its argmax every time
+        return first.reshape(batch, width, 1).expand(batch, width, children), q, q_scored
+    more = sample(q[:, :, None].expand(batch, width, children - 1, vocab), generator)  # (B, F, b-1)
+    return torch.cat([first.reshape(batch, width, 1), more], dim=-1), q, q_scored

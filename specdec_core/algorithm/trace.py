@@ -50,6 +50,22 @@ class DraftStep:
 
 
 @dataclass
+class TreeNode:
+    """One node of a drafted tree, as the walk down the tree met it (tree_verify.TreeVerdict's per-node record)."""
+
+    token: int
+    piece: str
+    parent: int  # the node it hangs under, -1 under the context
+    q: float  # q(x) at its parent: the draft drew it i.i.d. from there
+    p: float  # p(x) at its parent
+    r: float  # r(x) when tried: the residual its elder siblings left (p(x) for the first)
+    accept_prob: float  # min(1, r(x)/q(x)) when tried, else 0
+    u: float
+    tried: bool
+    accepted: bool
+
+
+@dataclass
 class Round:
     """Draft, verify, accept, resample or bonus, roll back."""
 
@@ -69,6 +85,14 @@ class Round:
     target_s: float
     other_s: float
     stopped_at_eos: bool = False
+    # A tree round's every node; drafted then holds its accepted path and, where the walk ended on
+    # rejections, the last sibling rejected there. Empty for a chain.
+    tree: list[TreeNode] = field(default_factory=list)
+
+    @property
+    def draft_forwards(self) -> int:
+        """The draft's forwards: one per drafted token in a chain, one per depth in a tree (k is its depth)."""
+        return self.k if self.tree else len(self.drafted)
 
     @property
     def reached(self) -> list[DraftStep]:
@@ -103,7 +127,7 @@ class Trace:
 
     @property
     def draft_forwards(self) -> int:
-        return sum(len(r.drafted) for r in self.rounds)
+        return sum(r.draft_forwards for r in self.rounds)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False)
@@ -211,8 +235,9 @@ def mean_acceptance(traces: list[Trace]) -> float | None:
 
 
 def drafted_and_accepted(traces: list[Trace]) -> list[tuple[int, int]]:
-    """(tokens drafted, tokens accepted) of every round: what acceptance.alpha_by_position counts."""
-    return [(len(r.drafted), r.n_accepted) for t in traces for r in t.rounds]
+    """(tokens drafted, tokens accepted) of every round: what acceptance.alpha_by_position counts. A tree
+    round drafts one depth a draft forward, so it counts its depth: how often each depth was reached and passed."""
+    return [(r.draft_forwards, r.n_accepted) for t in traces for r in t.rounds]
 
 
 def _mean(values: list[float]) -> float | None:
@@ -258,6 +283,7 @@ def _round_from_dict(data: dict) -> Round:
     r = _build(Round, data)
     r.drafted = [_step_from_dict(s) for s in r.drafted]
     r.next_dist_top = [_build(Candidate, c) for c in r.next_dist_top]
+    r.tree = [_build(TreeNode, node) for node in r.tree]
     return r
 
 
@@ -309,3 +335,5 @@ def _check_consistent(trace: Trace) -> None:
     for r in trace.rounds:
         if not 0 <= r.n_accepted <= len(r.drafted):
             raise TraceError(f"round {r.index} accepts {r.n_accepted} of {len(r.drafted)} drafted tokens")
+        if any(not -1 <= node.parent < i for i, node in enumerate(r.tree)):
+            raise TraceError(f"round {r.index}'s tree lists a node before its parent")

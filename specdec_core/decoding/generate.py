@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import torch
 
-from specdec_core.algorithm.round import RoundResult, speculative_round
+from specdec_core.algorithm.round import RoundResult, TreeRoundResult, speculative_round, tree_round
 from specdec_core.algorithm.sampling import probs_from_logits, sample
-from specdec_core.algorithm.trace import Candidate, DraftStep, Round, Trace
+from specdec_core.algorithm.trace import Candidate, DraftStep, Round, Trace, TreeNode
+from specdec_core.algorithm.tree_shape import TreeShape
 from specdec_core.decoding.round_models import OneRowDraft, OneRowTarget
 from specdec_core.drafts.base import Draft
 from specdec_core.runtimes.cached_lm import CachedLM
 from specdec_core.runtimes.device import Clock
 from specdec_core.runtimes.lean_llama import LeanLlamaLM, cached_lm_for
-from specdec_core.settings import MAX_K, DecodeSettings, Target, check_fits
+from specdec_core.settings import MAX_K, DecodeSettings, Refusal, Target, check_fits
 
 PROMPT_PIECES = 32  # the question's last tokens, as written, kept for the sheet to show a token per cell
 
@@ -60,6 +61,8 @@ def _generate(target: Target, draft: Draft | None, prompt: list[int], settings: 
     clock = Clock(device)
     generator = torch.Generator(device=device).manual_seed(settings.seed)
     target_lm = cached_lm_for(target.model)
+    if settings.tree and draft:
+        check_drafts_trees(target_lm, draft)
     started = clock.now()
     _prefill(target_lm, draft, prompt)
     prefill_s = clock.now() - started
@@ -67,14 +70,18 @@ def _generate(target: Target, draft: Draft | None, prompt: list[int], settings: 
     models = OneRowTarget(target_lm), OneRowDraft(draft) if draft else None
     while len(context) - len(prompt) < settings.max_new_tokens:
         remaining = settings.max_new_tokens - (len(context) - len(prompt))
-        record = _round(target, models, context, min(k, remaining - 1), len(rounds), settings, generator, clock)
+        if settings.tree and draft:
+            record = _tree_round(target, models, context, settings.shape.at_most(remaining - 1), len(rounds), settings,
+                                 generator, clock)
+        else:
+            record = _round(target, models, context, min(k, remaining - 1), len(rounds), settings, generator, clock)
         rounds.append(record)
         new = record.new_tokens
         if record.stopped_at_eos:
             context += new[: new.index(target.eos_token_id) + 1]
             break
         context += new
-        if settings.adaptive_k and draft:
+        if settings.adaptive_k and draft and not settings.tree:  # a tree's shape is static
             k = min(k + 2, MAX_K) if record.n_accepted == record.k else max(1, k - 1)
     tokens = context[len(prompt) :]
     start, end = target.question_span(prompt) if target.question_span else (0, len(prompt))
@@ -108,6 +115,19 @@ def _prefill(target_lm: CachedLM | LeanLlamaLM, draft: Draft | None, prompt: lis
             draft.prefill(prompt[:-1])
 
 
+def check_drafts_trees(target_lm, draft: Draft) -> None:
+    """Refuse a tree run whose models cannot expand or verify a tree in one forward each: the master needs the
+    lean forward's tree mask (a float32 Llama on CPU), the scribe a tree forward of its own (an LM scribe on the
+    lean forward, or the feature scribe). Scribes without a model (n-grams, prompt lookup) draft chains only;
+    they are refused rather than quietly run as chains, so a tree run's numbers are a tree's."""
+    if not hasattr(target_lm, "tree_logits"):
+        raise Refusal("a tree needs the lean forward of a float32 Llama on CPU for the master; this master runs another",
+                      "tree_master")
+    if not getattr(draft, "drafts_trees", False):
+        raise Refusal(f"the scribe {draft.name} drafts chains only: a tree needs a model scribe on the lean forward",
+                      "tree_scribe", scribe=draft.name)
+
+
 def _round(target: Target, models, context: list[int], k: int, index: int, settings: DecodeSettings,
            generator: torch.Generator, clock: Clock) -> Round:
     """One row's round through round.speculative_round, recorded for the sheet."""
@@ -136,6 +156,83 @@ def _round(target: Target, models, context: list[int], k: int, index: int, setti
         other_s=max(clock.now() - started - result.draft_s - result.target_s, 0.0),
         stopped_at_eos=settings.stop_at_eos and eos in drafted[:n_accepted] + [next_token],
     )
+
+
+def _tree_round(target: Target, models, context: list[int], shape: TreeShape, index: int,
+                settings: DecodeSettings, generator: torch.Generator, clock: Clock) -> Round:
+    """One row's tree round through round.tree_round, recorded for the sheet: the accepted path (and the
+    sibling rejected last where the walk ended on rejections) as its drafted steps, every node in `tree`."""
+    started = clock.now()
+    contexts = torch.tensor([context], dtype=torch.long, device=target.model.device)
+    result = tree_round(*models, contexts, shape, settings, generator, clock)
+    new = result.new_tokens()[0]
+    n_accepted, next_token = len(new) - 1, new[-1]
+    steps_at = _tree_steps_shown(result)
+    corrected = len(steps_at) > n_accepted
+    return Round(
+        index=index,
+        context_len=len(context),
+        k=result.depth,
+        drafted=_tree_steps(target, result, steps_at, settings.top_n),
+        n_accepted=n_accepted,
+        first_rejected=n_accepted if corrected else None,
+        next_token=next_token,
+        next_piece=target.piece(next_token),
+        next_kind="corrected" if corrected else "bonus",
+        next_dist_top=_tree_next_table(target, result, settings.top_n),
+        target_cache=result.target_cache,
+        draft_cache=result.draft_cache,
+        draft_s=result.draft_s,
+        target_s=result.target_s,
+        other_s=max(clock.now() - started - result.draft_s - result.target_s, 0.0),
+        stopped_at_eos=settings.stop_at_eos and target.eos_token_id in new,
+        tree=_tree_nodes(target, result),
+    )
+
+
+def _tree_steps_shown(result: TreeRoundResult) -> list[int]:
+    """The nodes the sheet shows as drafted steps: the accepted path, then the last sibling tried and
+    rejected where the walk ended (none where it ended after a leaf, with the bonus)."""
+    verdict = result.verdict
+    path = verdict.path[0, : int(verdict.n_accepted[0])].tolist()
+    end = path[-1] if path else -1
+    rejected_there = [i for i, parent in enumerate(result.parents) if parent == end and bool(verdict.tried[0, i])]
+    return path + rejected_there[-1:]
+
+
+def _tree_steps(target: Target, result: TreeRoundResult, nodes: list[int], top_n: int) -> list[DraftStep]:
+    """The shown nodes as the sheet's drafted steps: p, q, the try's min(1, r/q) and u, and the top of p and q."""
+    if not nodes:
+        return []
+    verdict, at_parent = result.verdict, [result.parents[node] + 1 for node in nodes]
+    tokens = [int(result.tokens[0, node]) for node in nodes]
+    tables = _candidates(result.p[0, at_parent], result.q[0, at_parent], None, top_n, target.piece, must=tokens)
+    return [
+        DraftStep(token, target.piece(token), float(verdict.q_x[0, node]), float(verdict.p_x[0, node]),
+                  float(verdict.accept_prob[0, node]), float(verdict.uniforms[0, node]), bool(verdict.accepted[0, node]),
+                  table)
+        for node, token, table in zip(nodes, tokens, tables)
+    ]
+
+
+def _tree_next_table(target: Target, result: TreeRoundResult, top_n: int) -> list[Candidate]:
+    """p, q and the distribution the new token was drawn from, where the walk ended."""
+    n = int(result.n_accepted[0])
+    at = int(result.verdict.path[0, n - 1]) + 1 if n else 0
+    next_token = int(result.verdict.next_token[0])
+    return _candidates(result.p[0, at : at + 1], result.q[0, at : at + 1], result.verdict.next_dist, top_n,
+                       target.piece, must=[next_token])[0]
+
+
+def _tree_nodes(target: Target, result: TreeRoundResult) -> list[TreeNode]:
+    verdict = result.verdict
+    columns = [verdict.q_x, verdict.p_x, verdict.r_x, verdict.accept_prob, verdict.uniforms]
+    q_x, p_x, r_x, accept_prob, u = (column[0].tolist() for column in columns)
+    tried, accepted = verdict.tried[0].tolist(), verdict.accepted[0].tolist()
+    return [
+        TreeNode(token, target.piece(token), parent, q_x[i], p_x[i], r_x[i], accept_prob[i], u[i], tried[i], accepted[i])
+        for i, (token, parent) in enumerate(zip(result.tokens[0].tolist(), result.parents))
+    ]
 
 
 def _steps(target: Target, result: RoundResult, top_n: int) -> list[DraftStep]:

@@ -1,6 +1,7 @@
 """The models a round reads (round.Verifier and round.Drafter) for its three shapes.
 
-- One row with KV caches: the scriptorium's sheet (`OneRowTarget`, `OneRowDraft`).
+- One row with KV caches: the scriptorium's sheet (`OneRowTarget`, `OneRowDraft`), which also read a
+  drafted tree (round.TreeVerifier and round.TreeDrafter) where the forward can (the lean one).
 - Many rows after one shared prompt, no per-row cache: the proof (`SharedPrefixTarget`, `ManyRowDraft`).
 - One fixed position, whatever the context: the iron rule (`FixedScores`).
 """
@@ -30,6 +31,13 @@ class OneRowTarget:
     def rollback(self, keep: torch.Tensor) -> None:
         self.lm.rollback(int(keep[0]))
 
+    def score_tree(self, contexts: torch.Tensor, tokens: torch.Tensor, parents: list[int]) -> torch.Tensor:
+        nodes = tokens[0].tolist()
+        return self.lm.tree_logits(contexts[0].tolist(), nodes, parents, n_last=len(nodes) + 1)[None]  # (1, N+1, V)
+
+    def keep_path(self, path: torch.Tensor, n_accepted: torch.Tensor) -> None:
+        self.lm.keep_path(path[0, : int(n_accepted[0])].tolist())
+
 
 class OneRowDraft:
     """A draft with its own state (a cache, a context copy) for one row."""
@@ -49,6 +57,12 @@ class OneRowDraft:
 
     def rollback(self, keep: torch.Tensor) -> None:
         self.draft.rollback(int(keep[0]))
+
+    def tree_logits(self, contexts: torch.Tensor, tokens: torch.Tensor, parents: list[int], n_last: int) -> torch.Tensor:
+        return self.draft.tree_logits(contexts[0].tolist(), tokens[0].tolist(), parents, n_last)[None]  # (1, n_last, V)
+
+    def keep_path(self, path: torch.Tensor, n_accepted: torch.Tensor) -> None:
+        self.draft.keep_path(path[0, : int(n_accepted[0])].tolist())
 
 
 class SharedPrefixTarget:

@@ -9,7 +9,7 @@ from transformers import PreTrainedModel
 
 from specdec_core.runtimes.cached_lm import last_logits
 from specdec_core.runtimes.int8_linear import int8_copy
-from specdec_core.runtimes.lean_llama import cached_lm_for
+from specdec_core.runtimes.lean_llama import LeanLlamaLM, cached_lm_for
 
 QUANTISED = "int8-master"  # the master's own weights rounded to int8 rows: the master in cheaper ink
 
@@ -43,6 +43,18 @@ class LMDraft:
 
     def rollback(self, n_keep: int) -> None:
         self.lm.rollback(n_keep)
+
+    @property
+    def drafts_trees(self) -> bool:
+        """Whether this scribe can expand a tree's depth in one forward: the lean forward's tree mask."""
+        return isinstance(self.lm, LeanLlamaLM)
+
+    def tree_logits(self, context: list[int], tokens: list[int], parents: list[int], n_last: int) -> torch.Tensor:
+        """Scores (n_last, V) after the last n_last positions fed: the context's last, or a depth's nodes."""
+        return self.over_vocab(self.lm.tree_logits(context, tokens, parents, n_last))
+
+    def keep_path(self, path: list[int]) -> None:
+        self.lm.keep_path(path)
 
     def hf_assistant(self) -> PreTrainedModel | None:
         """The model transformers' assisted generation can take as its draft (the bench compares)."""

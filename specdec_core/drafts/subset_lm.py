@@ -14,6 +14,7 @@ from transformers import PreTrainedModel
 
 from specdec_core.drafts.context_copy import CopyScores, with_copies
 from specdec_core.drafts.lm import LMDraft
+from specdec_core.runtimes.lean_llama import node_paths
 
 
 class SubsetLMDraft(LMDraft):
@@ -33,6 +34,13 @@ class SubsetLMDraft(LMDraft):
 
     def next_logits(self, tokens: list[int]) -> torch.Tensor:
         return self._with_copies(super().next_logits(tokens), tokens)
+
+    def tree_logits(self, context: list[int], tokens: list[int], parents: list[int], n_last: int) -> torch.Tensor:
+        logits = super().tree_logits(context, tokens, parents, n_last)
+        if self.copies is None:
+            return logits
+        fed = [context] if not tokens else [context + path for path in node_paths(tokens, parents)[-n_last:]]
+        return torch.stack([self._with_copies(row, sequence) for row, sequence in zip(logits, fed[-n_last:])])
 
     def batch_next_logits(self, sequences: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         logits, valid = super().batch_next_logits(sequences)

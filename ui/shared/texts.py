@@ -86,6 +86,26 @@ TEXT = Texts(
             "zh": "開頭 {prompt} 個詞元加上 {new} 個新詞元放不下：這組模型連開頭最多讀 {limit} 個詞元",
             "en": "a prompt of {prompt} tokens and {new} new ones do not fit: this model reads at most {limit} tokens, prompt included",
         },
+        "error_tree_unreadable": {
+            "zh": "樹的寫法是每一層的分枝數，例如 3-2-1-1（1 到 {most} 層），或 dynamic-W-B；這裡是 {value}",
+            "en": "a tree is written as children per depth, such as 3-2-1-1 (1 to {most} depths), or as dynamic-W-B; got {value}",
+        },
+        "error_tree_branching": {
+            "zh": "樹的每一層，每個節點有 1 到 {most} 個異文；這裡是 {value}",
+            "en": "each depth of a tree has 1 to {most} children per node; got {value}",
+        },
+        "error_tree_too_big": {
+            "zh": "樹 {value} 有 {nodes} 個節點；師父一眼核對 1 到 {most} 個",
+            "en": "the tree {value} has {nodes} nodes; one glance of the master verifies 1 to {most}",
+        },
+        "error_tree_master": {
+            "zh": "樹狀草稿需要師父在 CPU 上以 float32 Llama 的精簡前向計算；這位師父用的是別種",
+            "en": "a tree needs the lean forward of a float32 Llama on CPU for the master; this master runs another",
+        },
+        "error_tree_scribe": {
+            "zh": "書童 {scribe} 只能寫一條草稿：樹狀草稿需要以精簡前向計算的模型書童",
+            "en": "the scribe {scribe} drafts chains only: a tree needs a model scribe on the lean forward",
+        },
         "error_token_outside_vocabulary": {
             "zh": "開頭裡有詞元編號 {token}，但詞彙表的編號只到 {last}",
             "en": "the prompt holds token id {token}, but the vocabulary's ids end at {last}",
