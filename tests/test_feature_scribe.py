@@ -108,3 +108,44 @@ def test_its_files_round_trip_in_int8(scribe, master, tmp_path):
 def test_only_the_feature_rung_reads_the_masters_notes():
     assert reads_master_notes(FEATURE_SCRIBE) and not reads_master_notes("int8-master")
     assert eagle_train.STEPS >= 2     # training unrolls past the first drafted token (EAGLE-3's training-time test)
+
+
+def test_a_tree_node_drafts_what_the_chain_along_its_path_would(scribe, master):
+    """Each node reads its parent's guess at its depth's position and sees only its ancestors: its q is the
+    chain's q after the same path."""
+    lm = cached_lm_for(master)
+    tree_draft = FeatureDraft(FEATURE_SCRIBE, scribe, master, master.config.vocab_size)
+    tree_draft.start()
+    tree_draft.reads_master(lm)
+    lm.logits(SEQUENCE[:5])
+    tree_draft.prefill(SEQUENCE[:5])
+    context, tokens, parents = SEQUENCE[:6], [7, 9, 10, 11, 12], [-1, -1, 0, 1, 1]
+    root = tree_draft.tree_logits(context, [], [], 1)
+    first = tree_draft.tree_logits(context, tokens[:2], parents[:2], 2)
+    second = tree_draft.tree_logits(context, tokens, parents, 3)
+    for got, path in zip([*first, *second], [[7], [9], [7, 10], [9, 11], [9, 12]]):
+        chain = FeatureDraft(FEATURE_SCRIBE, scribe, master, master.config.vocab_size)
+        chain.start()
+        chain.reads_master(lm)
+        chain.prefill(SEQUENCE[:5])
+        torch.testing.assert_close(got, chain.next_logits(context + path), atol=1e-5, rtol=0)
+    torch.testing.assert_close(root[0], chain.next_logits(context), atol=1e-5, rtol=0)
+    tree_draft.keep_path([1, 3])
+    assert tree_draft.cache_len == 5                  # guesses forgotten: the master's states come next round
+
+
+@pytest.mark.parametrize("shape", ["1-1-1", "3-2-1"])
+def test_a_greedy_tree_of_the_feature_scribe_writes_the_masters_text(scribe, master, tiny, tiny_prompt, shape):
+    greedy = replace(SETTINGS, sampling=SamplingConfig(temperature=0.0), max_new_tokens=40, stop_at_eos=False, tree=shape)
+    target = llama_pair(master, tiny).as_target()
+    draft = FeatureDraft(FEATURE_SCRIBE, scribe, master, tiny.vocab_size)
+    assert speculative_generate(target, draft, tiny_prompt, greedy).tokens == plain_generate(target, tiny_prompt, greedy).tokens
+
+
+def test_a_sampled_chain_shaped_tree_of_the_feature_scribe_writes_the_chains_tokens(scribe, master, tiny, tiny_prompt):
+    target = llama_pair(master, tiny).as_target()
+    chain = replace(SETTINGS, max_new_tokens=30, stop_at_eos=False)
+    by_chain = speculative_generate(target, FeatureDraft(FEATURE_SCRIBE, scribe, master, tiny.vocab_size), tiny_prompt, chain)
+    by_tree = speculative_generate(target, FeatureDraft(FEATURE_SCRIBE, scribe, master, tiny.vocab_size), tiny_prompt,
+                                   replace(chain, tree="1-1-1"))
+    assert by_tree.tokens == by_chain.tokens

@@ -7,6 +7,11 @@ from its own predicted state. After the verdict it forgets every position it rea
 guesses, and the next round reads the master's true states there: the master's notes replace the
 scribe's guesses as soon as they exist (as EAGLE does).
 
+A tree (``tree_logits``) is drafted the same way a depth at a time: each node reads its parent's
+predicted state (the root's is the guess after the context) with its own token, at the position of
+its depth, attending the context's positions and its ancestors. After the verdict every node is
+forgotten, as the chain's guesses are: the next round reads the master's true states along the path.
+
 The proof's many rows (``batch_next_logits``) have no cache: there the scribe reads the master's
 states, computed afresh, at every position of every row. That q differs from the sheet's after the
 first drafted token; the rule is exact for any q, so the proof's verdict holds for both.
@@ -17,6 +22,7 @@ import torch
 from transformers import PreTrainedModel
 
 from specdec_core.drafts.subset_lm import over_vocab
+from specdec_core.runtimes.lean_llama import tree_depths, tree_mask
 from specdec_core.runtimes.feature_scribe import FeatureScribe, FeatureScribeLM, master_states, scribe_forward
 
 FEATURE_SCRIBE = "eagle"     # the rung's name: it drafts as EAGLE does
@@ -38,6 +44,8 @@ class FeatureDraft:
         self.read_tokens: list[int] = []   # tokens whose positions the scribe's cache holds, plus one
         self.true_positions = 0        # leading cached positions that read the master's true state
         self.last_guess: torch.Tensor | None = None   # the predicted state after the last position read
+        self.tree_guesses: list[torch.Tensor] = []    # the predicted state after each tree node read this round
+        self.tree_base = 0                             # the cache's positions before the tree's first node
 
     def reads_master(self, master_lm) -> None:
         """Read this run's master forward; it must keep its states (a lean forward on CPU)."""
@@ -64,6 +72,31 @@ class FeatureDraft:
             self.last_guess = self.lm.read(self.last_guess[None], [tokens[j + 1]])[-1]
             self.read_tokens = tokens[: j + 2]
         return over_vocab(self.lm.logits(self.last_guess), self.scribe.vocab_ids, self.vocab_size)
+
+    drafts_trees = True
+
+    @torch.inference_mode()
+    def tree_logits(self, context: list[int], tokens: list[int], parents: list[int], n_last: int) -> torch.Tensor:
+        """Scores (n_last, V): after the context (no nodes yet), or after each node of the tree's newest depth."""
+        if not tokens:
+            scores = self.next_logits(context)[None]         # reads the master's states; the root's guess
+            self.tree_guesses, self.tree_base = [], self.lm.length
+            return scores
+        held = len(self.tree_guesses)
+        above = torch.stack([self.last_guess if parent < 0 else self.tree_guesses[parent] for parent in parents[held:]])
+        depth = tree_depths(parents)
+        positions = torch.tensor([self.tree_base + d - 1 for d in depth[held:]], device=self.lm.device)
+        mask = tree_mask(self.tree_base, parents, self.tree_base + held, self.lm.device)
+        if mask.shape[0] == 1 and bool(mask.all()):
+            mask = None                 # one node that sees every slot before it, as a chain's next guess does
+        guesses = self.lm.read(above, tokens[held:], positions, mask)
+        self.tree_guesses += list(guesses)
+        return over_vocab(self.lm.logits(guesses[-n_last:]), self.scribe.vocab_ids, self.vocab_size)
+
+    def keep_path(self, path: list[int]) -> None:
+        """Forget the tree: its nodes were read from guesses, and the master's states replace them next round."""
+        self.tree_guesses = []
+        self.rollback(self.true_positions + 1)
 
     def rollback(self, n_keep: int) -> None:
         """Keep positions whose next token is kept and whose state was the master's: guesses are read again."""

@@ -109,16 +109,24 @@ class FeatureScribeLM:
         self._grow(FIRST_CAPACITY)
 
     @torch.inference_mode()
-    def read(self, states: torch.Tensor, next_tokens: list[int]) -> torch.Tensor:
-        """Feed positions length … length+T-1, position j reading (states[j - length], next_tokens[j - length])."""
+    def read(self, states: torch.Tensor, next_tokens: list[int], positions: torch.Tensor | None = None,
+             mask: torch.Tensor | None = None) -> torch.Tensor:
+        """Feed slots length … length+T-1, slot j reading (states[j - length], next_tokens[j - length]).
+
+        A sequence's slot is its position, attending the slots before it. A tree's nodes give their own
+        positions (T,) by depth and the mask (T, length+T) of what each attends (lean_llama.tree_mask).
+        """
         begin, end = self.length, self.length + len(next_tokens)
         if end > self.capacity:
             self._grow(max(end, 2 * self.capacity))
         embedded = self.embedding(torch.tensor(next_tokens, device=self.device))              # (T, H)
         x = self.fuse(torch.cat([embedded, states.to(embedded.dtype)], dim=-1))              # (T, H)
-        rotation = per_head(self.cos[begin:end], self.sin[begin:end], self.heads, self.kv_heads)
-        mask = None if end - begin == 1 else (
-            torch.ones(end - begin, end, dtype=torch.bool, device=self.device).tril(begin))
+        if positions is None:
+            rotation = per_head(self.cos[begin:end], self.sin[begin:end], self.heads, self.kv_heads)
+            mask = None if end - begin == 1 else (
+                torch.ones(end - begin, end, dtype=torch.bool, device=self.device).tril(begin))
+        else:
+            rotation = per_head(self.cos[positions], self.sin[positions], self.heads, self.kv_heads)
         self.length = end
         return self.layer(x, self, self.cache, begin, rotation, mask)                        # (T, H)
 
