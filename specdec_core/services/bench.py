@@ -31,7 +31,8 @@ def run_bench(pair: ModelPair, draft_name: str | None, settings: DecodeSettings,
     prompts = prompts or pair.example_prompts
     target, draft = pair.as_target(), pair.draft(draft_name)
     encoded = [_encoded(pair, number, text, settings.max_new_tokens) for number, text in enumerate(prompts, 1)]
-    hf_draft = draft.hf_assistant() if (vs_hf and isinstance(draft, LMDraft)) else None
+    # transformers' assisted generation drafts chains: a tree run has nothing of its own to compare there
+    hf_draft = draft.hf_assistant() if (vs_hf and isinstance(draft, LMDraft) and not settings.tree) else None
     methods = {
         "speculative": lambda ids, seed: speculative_generate(target, draft, ids, replace(settings, seed=seed)),
         "plain": lambda ids, seed: plain_generate(target, ids, replace(settings, seed=seed)),
@@ -97,7 +98,8 @@ def _report(pair, draft_name, settings, results) -> dict:
     return {
         "pair": pair.name,
         "scribe": draft_name,
-        "k": settings.k,
+        "k": max((r.k for t in spec for r in t.rounds), default=0) if settings.tree else settings.k,  # a tree's deepest
+        "tree": settings.tree,  # "" for a chain
         "temperature": settings.sampling.temperature,
         "top_p": settings.sampling.top_p,
         "tokens": settings.max_new_tokens,
@@ -119,7 +121,8 @@ def _report(pair, draft_name, settings, results) -> dict:
         "alpha_all_positions": pooled_alpha(outcomes),
         "c": c,
         "verify_cost": verify_cost,
-        "predicted_speedup": speedup(alpha, settings.k, c, verify_cost),
+        # the chain's formula (Leviathan et al., Theorem 3.8); a tree's acceptance is not one alpha per token
+        "predicted_speedup": None if settings.tree else speedup(alpha, settings.k, c, verify_cost),
         "tokens_per_target_forward": sum(len(t.tokens) for t in spec) / sum(t.target_forwards for t in spec),
         "overhead_fraction": sum(r.other_s for t in spec for r in t.rounds) / loop,
         "plain_forward_ms": plain_forward * 1000,

@@ -14,7 +14,7 @@ from specdec_core.algorithm.trace import Trace, between_prompt_and_text, segment
 from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.pairs.pair import PairError
 from specdec_core.pairs.registry import PAIR_LOADERS, available_pairs, load_pair, pair_heldout_prompts, run_defaults
-from specdec_core.services.cli_args import new_file, number, whole, whole_list
+from specdec_core.services.cli_args import new_file, number, tree_shapes, whole, whole_list
 from specdec_core.settings import MAX_K, MAX_SEED, MAX_TOKENS, DecodeSettings, SamplingConfig, SettingsError
 
 # ANSI colours for the terminal trace: the parable's seal, red brush and bonus
@@ -50,6 +50,7 @@ def _generate_args(commands) -> None:
     gen.add_argument("--plain", action="store_true", help="the target alone, no draft")
     gen.add_argument("--adaptive-k", action="store_true")
     gen.add_argument("--noise", type=number(0.0, 1.0), default=0.0)
+    gen.add_argument("--tree", default="", help="draft a tree instead of a chain: children per depth, e.g. 3-2-1-1")
     gen.set_defaults(command=_generate)
 
 
@@ -72,6 +73,8 @@ def _bench_args(commands) -> None:
     bench.add_argument("--repeats", type=whole(1, 100), default=3)
     bench.add_argument("--vs-hf", action="store_true", help="also time transformers' assisted generation")
     bench.add_argument("--sweep-k", type=whole_list(1, MAX_K), default=None, help="comma-separated k values: bench each, report the best")
+    bench.add_argument("--tree", type=tree_shapes, default=None,
+                       help="draft trees instead of chains: children per depth, e.g. 3-2-1-1; comma-separated shapes: bench each, report the best")
     _prompts_file(bench)
     bench.set_defaults(command=_bench)
 
@@ -143,7 +146,7 @@ def _settings(args, **extra) -> DecodeSettings:
 
 def _generate(args) -> int:
     pair = load_pair(args.pair, args.device)
-    settings = _settings(args, max_new_tokens=args.max_new_tokens, noise=args.noise, adaptive_k=args.adaptive_k)
+    settings = _settings(args, max_new_tokens=args.max_new_tokens, noise=args.noise, adaptive_k=args.adaptive_k, tree=args.tree)
     ids = pair.encode_prompt(args.prompt, settings.max_new_tokens)
     if args.plain:
         trace = plain_generate(pair.as_target(), ids, settings)
@@ -186,7 +189,7 @@ def _proof(args) -> int:
     return 0
 
 
-SWEPT = ("k", "speedup_vs_fastest_plain", "speedup_vs_traced_plain", "speedup_vs_plain", "speedup_forwards_only",
+SWEPT = ("k", "tree", "tokens_per_target_forward", "speedup_vs_fastest_plain", "speedup_vs_traced_plain", "speedup_vs_plain", "speedup_forwards_only",
          "predicted_speedup", "alpha", "c", "verify_cost")  # each k's row of a sweep
 
 
@@ -195,9 +198,12 @@ def _bench(args) -> int:
 
     prompts = _prompts(args)
     pair = load_pair(args.pair, args.device)
-    ks = args.sweep_k or [args.k]
     base = _settings(args, max_new_tokens=args.tokens)
-    runs = [run_bench(pair, args.scribe, replace(base, k=k), prompts, args.repeats, args.vs_hf) for k in ks]
+    if args.tree:   # a tree's depth stands for k
+        variants = [replace(base, tree=shape) for shape in args.tree]
+    else:
+        variants = [replace(base, k=k) for k in args.sweep_k or [args.k]]
+    runs = [run_bench(pair, args.scribe, settings, prompts, args.repeats, args.vs_hf) for settings in variants]
     result = max(runs, key=lambda r: headline(r)["speedup"])
     if len(runs) > 1:
         result = result | {"sweep": [{key: r[key] for key in SWEPT if key in r} for r in runs]}

@@ -34,6 +34,20 @@ def whole_list(low: int, high: int) -> Callable[[str], list[int]]:
     return lambda text: [whole(low, high)(part.strip()) for part in text.split(",")]
 
 
+def tree_shapes(text: str) -> list[str]:
+    """Comma-separated tree shapes, each children per depth (3-2-1-1), checked as the settings check them."""
+    from specdec_core.settings import SettingsError, tree_shape
+
+    shapes = [part.strip() for part in text.split(",")]
+    for shape in shapes:
+        try:
+            if not tree_shape(shape):
+                raise argparse.ArgumentTypeError(f"{text!r} holds an empty shape: write each as children per depth, such as 3-2-1-1")
+        except SettingsError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    return shapes
+
+
 def new_file(text: str) -> Path:
     """An argparse type: a file to write, whose folder exists, checked before a long measurement starts."""
     path = Path(text)
