@@ -126,7 +126,9 @@ class FeatureDraft:
     def batch_next_logits(self, sequences: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         if sequences.shape[1] < 2:          # no state to read before the first token: no proposal
             return torch.zeros((len(sequences), self.vocab_size)), torch.zeros(len(sequences), dtype=torch.bool)
-        states = master_states(self.master, sequences)                                   # (B, L, H)
-        guesses = scribe_forward(self.scribe, self.master, states[:, :-1], sequences[:, 1:].to(states.device))
-        logits = over_vocab(self.lm.logits(guesses[:, -1]), self.scribe.vocab_ids, self.vocab_size)
+        # the proof's rows share their prompt and often their first tokens: each distinct row is read once
+        distinct, row_of = torch.unique(sequences, dim=0, return_inverse=True)            # (U, L), (B,)
+        states = master_states(self.master, distinct)                                     # (U, L, H)
+        guesses = scribe_forward(self.scribe, self.master, states[:, :-1], distinct[:, 1:].to(states.device))
+        logits = over_vocab(self.lm.logits(guesses[:, -1]), self.scribe.vocab_ids, self.vocab_size)[row_of.to(states.device)]
         return logits, torch.ones(len(sequences), dtype=torch.bool, device=logits.device)
