@@ -81,7 +81,8 @@ def test_a_tree_runs_trace_round_trips_and_records_every_node(llamas, tiny_promp
     for r in full:
         assert [node.parent for node in r.tree] == [-1, -1, -1, 0, 0, 1, 1, 2, 2]
         path = [i for i, node in enumerate(r.tree) if node.accepted]
-        assert [r.tree[i].parent for i in path] == [-1, *path[:-1]]           # one path from the root down
+        assert [r.tree[i].parent for i in path] == [-1, *path][: len(path)]   # one path from the root down
+        assert len(path) == r.n_accepted
         assert [step.token for step in r.drafted[: r.n_accepted]] == [r.tree[i].token for i in path]
     assert trace.settings["tree"] == "3-2"
 
