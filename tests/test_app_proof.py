@@ -2,7 +2,7 @@
 import pytest
 from app_pages import open_page
 
-from specdec_core.algorithm.rules import CHAIN_RULES
+from specdec_core.algorithm.rules import CHAIN_RULES, TREE_RULES
 from ui.proof.line import proof_line
 
 
@@ -66,3 +66,30 @@ def test_a_full_line_of_live_proofs_refuses_in_plain_words_and_keeps_the_page():
     assert not app.exception
     assert any("已有 8 場即時證明在排隊" in w.value for w in app.warning)
     assert any("開始取樣" in i.value for i in app.info)  # nothing half-drawn: the page still waits for a press
+
+
+def tree_menu(app):
+    return next(s for s in app.selectbox if s.label.startswith("Acceptance rule"))
+
+
+def test_tree_mode_offers_the_tree_rule_explains_the_tree_and_runs_to_a_verdict():
+    app = open_page("proof", "en", pair="tiny", samples="2000", tree="True", branching="2-1", rule="tree-no-residual")
+    assert not app.exception
+    assert tree_menu(app).value == "tree-no-residual" and len(tree_menu(app).options) == len(TREE_RULES)
+    assert next(s for s in app.selectbox if s.label.startswith("Variants per depth")).value == "2-1"
+    note = next(i.value for i in app.info if "Tree mode" in i.value)
+    assert "2305" in note and "i.i.d." in note and "2 for the next token" in note
+    next(b for b in app.button if b.label == "Start sampling").click().run()
+    assert not app.exception
+    verdicts = [m.value for m in [*app.success, *app.error] if "cannot be told apart" in m.value or "drifts" in m.value]
+    assert len(verdicts) == 2  # the scribe's stream and the master's own
+    assert len(app.get("plotly_chart")) == 3 and app.get("progress")
+
+
+def test_leaving_tree_mode_puts_a_tree_rule_back_to_exact():
+    app = open_page("proof", "en", pair="tiny", tree="True", rule="tree-no-residual")
+    assert tree_menu(app).value == "tree-no-residual"
+    next(t for t in app.toggle if t.label.startswith("Draft tree")).set_value(False).run()
+    assert not app.exception
+    assert tree_menu(app).value == "exact" and len(tree_menu(app).options) == len(CHAIN_RULES)
+    assert not [i for i in app.info if "Tree mode" in i.value]

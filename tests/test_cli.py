@@ -37,6 +37,13 @@ def test_proof_json_keys_and_a_broken_rule(capsys):
     assert broken["p_value"] < 1e-4 < exact["p_value"]
 
 
+def test_proof_of_a_tree_runs_the_tree_rule_and_a_tree_rule_without_a_tree_is_refused(capsys):
+    tree = run_json(capsys, "proof", "--pair", "tiny", "--samples", "2000", "--tree", "2-1", "--rule", "tree-no-residual", "--json")
+    assert tree["samples"] == 2000 and tree["rule"] == "tree-no-residual"
+    assert main(["proof", "--pair", "tiny", "--samples", "100", "--rule", "tree-no-residual"]) == 2
+    assert "only on a tree: add --tree" in capsys.readouterr().err
+
+
 def test_bench_json_keys(capsys):
     out = run_json(capsys, "bench", "--pair", "tiny", "--k", "2", "--tokens", "8", "--repeats", "1", "--vs-hf", "--json")
     assert {"tokens_per_s", "speedup_vs_plain", "ratio_vs_hf", "alpha", "c", "predicted_speedup", "overhead_fraction"} <= out.keys()

@@ -171,7 +171,7 @@ def test_an_imported_prompt_with_directives_and_bidi_controls_is_drawn_inert(tmp
         assert "\u202e" not in text, text
 
 
-@pytest.mark.parametrize("key, value", [("samples", "7"), ("samples", "lots"), ("rule", "evil")])
+@pytest.mark.parametrize("key, value", [("samples", "7"), ("samples", "lots"), ("rule", "evil"), ("tree", "yes")])
 def test_the_proof_page_names_a_refused_samples_or_rule_like_every_other_link_value(key, value):
     """#38: the proof page dropped these silently, unlike every other link value."""
     app = open_page("proof", "en", pair="tiny", **{key: value})

@@ -3,8 +3,8 @@ from dataclasses import replace
 
 import streamlit as st
 
-from specdec_core.algorithm.rules import CHAIN_RULES, EXPLANATIONS
-from specdec_core.decoding.proof_run import ProofRun, run_from_dict
+from specdec_core.algorithm.rules import CHAIN_RULES, EXPLANATIONS, TREE_RULES
+from specdec_core.decoding.proof_run import PROOF_TREES, ProofRun, run_from_dict, tree_branching
 from specdec_core.pairs.pair import PairError
 from specdec_core.services import recorded
 from ui.proof.line import LineFull
@@ -23,12 +23,20 @@ st.write(TEXT("intro"))
 left, right = st.columns(2)
 sizes = [1000, recorded.PROOF_SAMPLES, 5000, 10_000, 20_000]  # 20,000 bounds the live work one press starts
 total = left.select_slider(TEXT("samples"), sizes, **remembered("proof_samples", recorded.PROOF_SAMPLES, "samples", sizes))
-rule_names = {name: COMMON(f"rule:{name}") for name in CHAIN_RULES}  # looked up now, in this run's language
-rule = right.selectbox(TEXT("rule"), list(CHAIN_RULES), format_func=rule_names.get,
-                       **remembered("proof_rule", "exact", "rule", list(CHAIN_RULES)))
+tree_mode = left.toggle(TEXT("tree_mode"), **remembered("proof_tree", False, "tree", [True, False]))
+shape = right.selectbox(TEXT("branching"), PROOF_TREES,
+                        **remembered("proof_branching", "2-2", "branching", PROOF_TREES)) if tree_mode else ""
+branching = tree_branching(shape) if tree_mode else ()
+menu = list(TREE_RULES if tree_mode else CHAIN_RULES)
+if st.session_state.get("proof_rule", "exact") not in menu:  # a rule chosen in the other mode is not on this menu
+    st.session_state["proof_rule"] = "exact"
+rule_names = {name: COMMON(f"rule:{name}") for name in menu}  # looked up now, in this run's language
+rule = right.selectbox(TEXT("rule"), menu, format_func=rule_names.get, **remembered("proof_rule", "exact", "rule", menu))
 (st.success if rule == "exact" else st.warning)(EXPLANATIONS[rule][language()])
-st.caption(TEXT("hint_poor"))
-if total == recorded.PROOF_SAMPLES:
+if tree_mode:
+    st.info(TEXT("tree_note", shape=shape, first=branching[0], second=branching[1]))
+st.caption(TEXT("hint_tree" if tree_mode else "hint_poor"))
+if total == recorded.PROOF_SAMPLES and not tree_mode:
     st.caption(TEXT("class_size", n=total))
 try:
     ids = pair.encode_prompt(choice.prompt, 2)
@@ -37,18 +45,19 @@ except PairError as error:
     st.stop()
 
 settings = replace(choice.settings, rule=rule)
-key = (choice.pair, choice.device, choice.scribe, tuple(ids), settings, total)
+key = (choice.pair, choice.device, choice.scribe, tuple(ids), settings, total, branching)
 runs = st.session_state.setdefault("proof_runs", {})
 start, stop = st.columns(2)
 started = start.button(TEXT("run"), type="primary", width="stretch")
 stop.button(TEXT("stop"), width="stretch")  # a click reruns the page, which interrupts the sampling
 exact = cached_exact(choice.pair, choice.device, tuple(ids), settings.sampling, total)
 board = st.empty()
-recording = recorded.matching("proof", recorded.key_of(choice.pair, choice.scribe, choice.prompt, settings, samples=total))
+recorded_key = recorded.key_of(choice.pair, choice.scribe, choice.prompt, settings, samples=total)
+recording = None if tree_mode else recorded.matching("proof", recorded_key)  # recordings are of chains
 if started:
     runs[key] = ProofRun(total)  # kept from the first batch: a Stop keeps what was drawn
     try:
-        run_live(runs[key], pair, choice.scribe, ids, settings, exact, board, recorded.seconds_per_sample(recording))
+        run_live(runs[key], pair, choice.scribe, ids, settings, exact, board, recorded.seconds_per_sample(recording), branching)
     except LineFull as full:
         del runs[key]
         st.warning(TEXT("line_full", ahead=full.ahead))

@@ -164,8 +164,10 @@ class TreeDrafter(Protocol):
 
     cache_len: int
 
-    def tree_logits(self, contexts: torch.Tensor, tokens: torch.Tensor, parents: list[int], n_last: int) -> torch.Tensor:
-        """Scores (B, n_last, V) after the last n_last of the context's positions and the tree's nodes (B, N)."""
+    def tree_logits(self, contexts: torch.Tensor, tokens: torch.Tensor, parents: list[int],
+                    n_last: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """Scores (B, n_last, V) after the last n_last of the context's end and the tree's nodes (B, N), and
+        which of them have a proposal (B, n_last)."""
 
     def keep_path(self, path: torch.Tensor, n_accepted: torch.Tensor) -> None:
         """As TreeVerifier.keep_path."""
@@ -238,8 +240,10 @@ def _draft_tree(drafter: TreeDrafter, contexts: torch.Tensor, shape: TreeShape, 
         counts = shape.children(depth, confidence, tokens.shape[1])  # decided before the children are drawn
         if not any(counts):
             break
-        logits = drafter.tree_logits(contexts, tokens, parents, len(frontier)).to(contexts.device)  # (B, F, V)
-        drawn, q, q_scored = _draw_children(logits, max(counts), settings, rule, generator)  # (B, F, most), (B, F, V) x2
+        logits, valid = drafter.tree_logits(contexts, tokens, parents, len(frontier))  # (B, F, V), (B, F)
+        drawn, q, q_scored = _draw_children(logits.to(contexts.device), max(counts), settings, rule, generator)
+        # no proposal: the children are placeholders scored q = 0, never accepted, and the residual stays p
+        q, q_scored = (q * valid.to(q.device)[..., None], q_scored * valid.to(q.device)[..., None])
         sampled_from.append(q)
         scored.append(q_scored)
         kept = [(f, j) for f in range(len(frontier)) for j in range(counts[f])]  # each node's first counts[f] draws

@@ -39,6 +39,8 @@ RULES = {
     )
 }
 CHAIN_RULES = {name: rule for name, rule in RULES.items() if not rule.tree_only}  # what a chain's pages offer
+# what the proof page's tree mode offers: the exact rule and the tree's own broken variants
+TREE_RULES = {name: rule for name, rule in RULES.items() if name == "exact" or rule.tree_only}
 
 EXPLANATIONS = {
     "exact": {

@@ -5,6 +5,8 @@ batch accept different numbers of tokens per round, so each round runs on the ro
 equally many tokens (equal-length sequences, no padding). Only the first `positions`
 tokens are kept, and they depend only on the first `positions` drafted tokens of a round, so a
 round drafts min(k, positions still missing) tokens: the same distribution, less work.
+
+In tree mode a round is round.tree_round over a static tree cut to the depth still missing.
 """
 from __future__ import annotations
 
@@ -15,14 +17,17 @@ from typing import Callable
 import numpy as np
 import torch
 
-from specdec_core.algorithm.round import speculative_round
+from specdec_core.algorithm.round import speculative_round, tree_round
 from specdec_core.algorithm.sampling import probs_from_logits
 from specdec_core.algorithm.stats import MIN_EXPECTED, FitResult, goodness_of_fit
+from specdec_core.algorithm.tree_shape import TreeShape
 from specdec_core.decoding.round_models import ManyRowDraft, SharedPrefixTarget
 from specdec_core.runtimes.cached_lm import SharedPrefix, last_logits
 
 # progress(done, total, samples so far (done, positions)) -> False to stop early
 Progress = Callable[[int, int, np.ndarray], bool | None]
+# write(rows (B, L) of equal length, positions still missing) -> each row's new tokens, at least one
+RoundWriter = Callable[[torch.Tensor, int], list[list[int]]]
 
 
 @dataclass
@@ -78,18 +83,21 @@ class SampleStream:
     """Independent continuations, drawn a batch at a time from one seeded generator.
 
     A page can interleave two streams (speculative and plain) and redraw its histograms between
-    batches; the samples are those one long call would give.
+    batches; the samples are those one long call would give. branching: the children per depth of
+    the static tree each round drafts (tree mode); empty for a chain of settings.k tokens.
     """
 
-    def __init__(self, target, draft, prompt: list[int], positions: int, settings, plain: bool = False):
-        self.draft = None if plain else draft
-        self.prompt, self.positions, self.settings = list(prompt), positions, settings
-        self.generator = torch.Generator(device=target.device).manual_seed(settings.seed)
+    def __init__(self, target, draft, prompt: list[int], positions: int, settings, plain: bool = False,
+                 branching: tuple[int, ...] = ()):
+        self.prompt, self.positions = list(prompt), positions
+        generator = torch.Generator(device=target.device).manual_seed(settings.seed)
         self.shared = SharedPrefix(target, self.prompt[:-1])  # every sample starts with the prompt: read it once
+        drafter = None if plain or draft is None else ManyRowDraft(draft)
+        self.write = _round_writer(SharedPrefixTarget(self.shared), drafter, settings, branching, generator)
 
     def draw(self, size: int) -> np.ndarray:
         """The first `positions` tokens of `size` more continuations (size, positions)."""
-        return _sample_batch(self.shared, self.draft, self.prompt, size, self.positions, self.settings, self.generator)
+        return _sample_batch(self.write, self.prompt, size, self.positions, self.shared.model.device)
 
 
 def sample_continuations(
@@ -102,9 +110,10 @@ def sample_continuations(
     plain: bool = False,
     batch_size: int = 500,
     progress: Progress | None = None,
+    branching: tuple[int, ...] = (),
 ) -> np.ndarray:
     """First `positions` tokens of n_samples independent continuations (N, positions)."""
-    stream = SampleStream(target, draft, prompt, positions, settings, plain)
+    stream = SampleStream(target, draft, prompt, positions, settings, plain, branching)
     batches: list[np.ndarray] = []
     done = 0
     while done < n_samples:
@@ -116,16 +125,29 @@ def sample_continuations(
     return np.concatenate(batches)
 
 
-def run_proof(target, draft, prompt, n_samples, positions, settings, plain=False, batch_size=500, progress=None) -> ProofReport:
+def run_proof(target, draft, prompt, n_samples, positions, settings, plain=False, batch_size=500, progress=None,
+              branching=()) -> ProofReport:
     exact = exact_distribution(target, prompt, positions, settings.sampling, n_samples)
-    samples = sample_continuations(target, draft, prompt, n_samples, positions, settings, plain, batch_size, progress)
+    samples = sample_continuations(target, draft, prompt, n_samples, positions, settings, plain, batch_size, progress, branching)
     fit = goodness_of_fit(exact.counts(samples), exact.probs, n_samples=len(samples), seed=settings.seed)
     return ProofReport(fit, exact, samples)
 
 
-def _sample_batch(target: SharedPrefix, draft, prompt, size, positions, settings, generator) -> np.ndarray:
+def _round_writer(verifier, drafter, settings, branching: tuple[int, ...], generator) -> RoundWriter:
+    """The round the stream writes with. Only the first `positions` tokens are kept and they depend only on
+    the first that many drafted, so a chain drafts min(k, missing) tokens and a tree is cut to that depth."""
+
+    def write(sequences: torch.Tensor, missing: int) -> list[list[int]]:
+        if branching and drafter:
+            shape = TreeShape(branching=branching[:missing])
+            return tree_round(verifier, drafter, sequences, shape, settings, generator).new_tokens()
+        return speculative_round(verifier, drafter, sequences, min(settings.k, missing), settings, generator).new_tokens()
+
+    return write
+
+
+def _sample_batch(write: RoundWriter, prompt, size, positions, device) -> np.ndarray:
     written: list[list[int]] = [[] for _ in range(size)]
-    verifier, drafter = SharedPrefixTarget(target), ManyRowDraft(draft) if draft else None
     while True:
         groups = defaultdict(list)  # tokens written so far -> rows
         for row, tokens in enumerate(written):
@@ -134,8 +156,6 @@ def _sample_batch(target: SharedPrefix, draft, prompt, size, positions, settings
         if not groups:
             return np.array([tokens[:positions] for tokens in written])
         for length, rows in groups.items():
-            sequences = torch.tensor([prompt + written[row] for row in rows], device=target.model.device)
-            k = min(settings.k, positions - length)
-            result = speculative_round(verifier, drafter, sequences, k, settings, generator)
-            for row, new in zip(rows, result.new_tokens()):
+            sequences = torch.tensor([prompt + written[row] for row in rows], device=device)
+            for row, new in zip(rows, write(sequences, positions - length)):
                 written[row] += new

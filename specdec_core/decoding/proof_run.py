@@ -15,8 +15,15 @@ import numpy as np
 
 from specdec_core.algorithm.stats import MIN_EXPECTED, FitResult, goodness_of_fit, tv_on_fixed_cells
 from specdec_core.decoding.proof import ExactDistribution, SampleStream, exact_distribution
+from specdec_core.settings import tree_shape
 
 POSITIONS = 2  # the first token and the joint of the first two
+PROOF_TREES = ("2-1", "2-2", "3-1", "3-2")  # the static trees the proof offers: variants at the first depth, then the second
+
+
+def tree_branching(name: str) -> tuple[int, ...]:
+    """'2-2' -> (2, 2), children per node at each depth, for the proof's trees ("" for a chain: ())."""
+    return tree_shape(name).branching if name else ()
 FINAL_RESAMPLES = 200  # bootstrap size of the final test's TV interval
 
 
@@ -37,11 +44,12 @@ class ProofRun:
         return np.concatenate(getattr(self, who)) if getattr(self, who) else np.zeros((0, POSITIONS), dtype=int)
 
 
-def page_run(pair, draft_name: str, ids: list[int], settings, samples: int) -> tuple[ProofRun, Exact]:
-    """The proof page's whole run at once (no redraws between batches): for the command line and recordings."""
+def page_run(pair, draft_name: str, ids: list[int], settings, samples: int,
+             branching: tuple[int, ...] = ()) -> tuple[ProofRun, Exact]:
+    """The proof page's whole run at once (no redraws between batches): for the command line, recordings and tests."""
     exact = exact_pair(pair.target, ids, settings.sampling, samples)
     run = ProofRun(samples)
-    speculative, plain = streams(pair, draft_name, ids, settings)
+    speculative, plain = streams(pair, draft_name, ids, settings, branching)
     while run.done < run.total:
         draw_batch(run, speculative, plain, exact)
     run.finished = True
@@ -77,9 +85,11 @@ class Exact:
         return MIN_EXPECTED / likeliest
 
 
-def streams(pair, draft_name: str, ids: list[int], settings) -> tuple[SampleStream, SampleStream]:
-    """Speculative and plain streams with distinct seeds, so their noise is independent."""
-    speculative = SampleStream(pair.target, pair.draft(draft_name), ids, POSITIONS, settings)
+def streams(pair, draft_name: str, ids: list[int], settings,
+            branching: tuple[int, ...] = ()) -> tuple[SampleStream, SampleStream]:
+    """Speculative and plain streams with distinct seeds, so their noise is independent. branching: the
+    speculative stream drafts that static tree each round (tree mode); empty, a chain of settings.k."""
+    speculative = SampleStream(pair.target, pair.draft(draft_name), ids, POSITIONS, settings, branching=branching)
     plain = SampleStream(pair.target, None, ids, POSITIONS, replace(settings, seed=settings.seed + 1), plain=True)
     return speculative, plain
 

@@ -58,8 +58,9 @@ class OneRowDraft:
     def rollback(self, keep: torch.Tensor) -> None:
         self.draft.rollback(int(keep[0]))
 
-    def tree_logits(self, contexts: torch.Tensor, tokens: torch.Tensor, parents: list[int], n_last: int) -> torch.Tensor:
-        return self.draft.tree_logits(contexts[0].tolist(), tokens[0].tolist(), parents, n_last)[None]  # (1, n_last, V)
+    def tree_logits(self, contexts: torch.Tensor, tokens: torch.Tensor, parents: list[int], n_last: int):
+        logits = self.draft.tree_logits(contexts[0].tolist(), tokens[0].tolist(), parents, n_last)[None]  # (1, n_last, V)
+        return logits, torch.ones(logits.shape[:2], dtype=torch.bool)  # a tree-drafting scribe always proposes
 
     def keep_path(self, path: torch.Tensor, n_accepted: torch.Tensor) -> None:
         self.draft.keep_path(path[0, : int(n_accepted[0])].tolist())
@@ -80,6 +81,24 @@ class SharedPrefixTarget:
     def rollback(self, keep: torch.Tensor) -> None:
         pass  # nothing past the shared prompt is kept
 
+    def score_tree(self, contexts: torch.Tensor, tokens: torch.Tensor, parents: list[int]) -> torch.Tensor:
+        """(B, N+1, V) read from the paths to the leaves, a forward per leaf depth: a node's row is its depth on
+        the first leaf path through it. Without a cache a tree costs its paths, not its nodes: the proof's price."""
+        scores = torch.empty((0,))
+        for depth, leaves in _leaves_by_depth(parents).items():
+            paths = torch.stack([tokens[:, path_to(leaf, parents)] for leaf in leaves], dim=1)  # (B, P, depth)
+            rows = contexts.repeat_interleave(len(leaves), dim=0)
+            logits = self.score(rows, paths.reshape(-1, depth)).reshape(len(contexts), len(leaves), depth + 1, -1)
+            if scores.numel() == 0:
+                scores = logits.new_zeros((len(contexts), len(parents) + 1, logits.shape[-1]))
+            for j, leaf in enumerate(leaves):
+                for at, node in enumerate([-1, *path_to(leaf, parents)]):
+                    scores[:, node + 1] = logits[:, j, at]  # the root is row 0, node i row i + 1
+        return scores
+
+    def keep_path(self, path: torch.Tensor, n_accepted: torch.Tensor) -> None:
+        pass
+
 
 class ManyRowDraft:
     """A draft scoring many equal-length rows at once, without a cache."""
@@ -94,6 +113,37 @@ class ManyRowDraft:
 
     def rollback(self, keep: torch.Tensor) -> None:
         pass
+
+    def tree_logits(self, contexts: torch.Tensor, tokens: torch.Tensor, parents: list[int], n_last: int):
+        """(B, n_last, V) and which have a proposal (B, n_last), after the last n_last nodes (the root
+        first when the tree is empty): every row's paths to them at once, as equal-length sequences."""
+        nodes = [-1, *range(len(parents))][-n_last:]
+        paths = [tokens[:, path_to(node, parents)] for node in nodes]  # each (B, depth): a depth's nodes
+        sequences = torch.cat([contexts.repeat_interleave(n_last, dim=0), torch.stack(paths, dim=1).flatten(0, 1)], dim=1)
+        logits, valid = self.next_logits(sequences)  # (B * n_last, V), (B * n_last,)
+        return logits.reshape(len(contexts), n_last, -1), valid.reshape(len(contexts), n_last)
+
+    def keep_path(self, path: torch.Tensor, n_accepted: torch.Tensor) -> None:
+        pass
+
+
+def path_to(node: int, parents: list[int]) -> list[int]:
+    """The nodes from the root's first child down to `node` ([] for the root, -1)."""
+    path = []
+    while node >= 0:
+        path.append(node)
+        node = parents[node]
+    return path[::-1]
+
+
+def _leaves_by_depth(parents: list[int]) -> dict[int, list[int]]:
+    """The tree's leaves (nodes without children) grouped by their depth, the root alone at depth 0 when empty."""
+    has_children = set(parents)
+    leaves = [node for node in range(len(parents)) if node not in has_children] or [-1]
+    by_depth: dict[int, list[int]] = {}
+    for leaf in leaves:
+        by_depth.setdefault(len(path_to(leaf, parents)), []).append(leaf)
+    return by_depth
 
 
 class FixedScores:
@@ -112,4 +162,14 @@ class FixedScores:
         return self.logits.expand(rows, -1), torch.ones(rows, dtype=torch.bool)
 
     def rollback(self, keep: torch.Tensor) -> None:
+        pass
+
+    def score_tree(self, contexts: torch.Tensor, tokens: torch.Tensor, parents: list[int]) -> torch.Tensor:
+        return self.logits.expand(contexts.shape[0], len(parents) + 1, -1)  # (B, N+1, V)
+
+    def tree_logits(self, contexts: torch.Tensor, tokens: torch.Tensor, parents: list[int], n_last: int):
+        rows = contexts.shape[0]
+        return self.logits.expand(rows, n_last, -1), torch.ones((rows, n_last), dtype=torch.bool)
+
+    def keep_path(self, path: torch.Tensor, n_accepted: torch.Tensor) -> None:
         pass

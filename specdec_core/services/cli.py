@@ -9,9 +9,10 @@ from dataclasses import replace
 
 from transformers.utils import logging as hf_logging
 
-from specdec_core.algorithm.rules import CHAIN_RULES
+from specdec_core.algorithm.rules import RULES
 from specdec_core.algorithm.trace import Trace, between_prompt_and_text, segments, summarize
 from specdec_core.decoding.generate import plain_generate, speculative_generate
+from specdec_core.decoding.proof_run import PROOF_TREES, tree_branching
 from specdec_core.pairs.pair import PairError
 from specdec_core.pairs.registry import PAIR_LOADERS, available_pairs, load_pair, pair_heldout_prompts, run_defaults
 from specdec_core.services.cli_args import new_file, number, tree_shapes, whole, whole_list
@@ -60,7 +61,9 @@ def _proof_args(commands) -> None:
     proof.add_argument("--prompt", default=None, help="default: the pair's first example prompt")
     proof.add_argument("--samples", type=whole(1, MAX_SAMPLES), default=10_000)
     proof.add_argument("--positions", type=int, choices=(1, 2), default=1)
-    proof.add_argument("--rule", choices=list(CHAIN_RULES), default="exact")
+    proof.add_argument("--rule", choices=list(RULES), default="exact", help="a tree's rule (tree-no-residual) needs --tree")
+    proof.add_argument("--tree", choices=PROOF_TREES, default=None,
+                       help="the scribe drafts this static tree of variants each round (children per depth), not a chain of k")
     proof.add_argument("--plain", action="store_true", help="sample the target alone (the control)")
     proof.add_argument("--as-page", action="store_true", help="the proof page's work: both streams in turn, tested after every batch; prints the time")
     proof.set_defaults(command=_proof)
@@ -174,10 +177,14 @@ def _proof(args) -> int:
     pair = load_pair(args.pair, args.device)
     settings = _settings(args, rule=args.rule)
     prompt = pair.example_prompts[0] if args.prompt is None else args.prompt  # an empty one is refused, not replaced
+    if RULES[args.rule].tree_only and not args.tree:  # on a chain it is the exact rule: a proof of it would prove nothing
+        raise ValueError(f"the rule {args.rule} differs from exact only on a tree: add --tree, e.g. --tree 2-2")
+    branching = tree_branching(args.tree) if args.tree else ()
     if args.as_page:
-        return _proof_as_page(pair, args.scribe or pair.default_draft, pair.encode_prompt(prompt), args.samples, settings)
+        return _proof_as_page(pair, args.scribe or pair.default_draft, pair.encode_prompt(prompt), args.samples, settings, branching)
     draft = None if args.plain else pair.draft(args.scribe)
-    report = run_proof(pair.target, draft, pair.encode_prompt(prompt), args.samples, args.positions, settings, plain=args.plain)
+    report = run_proof(pair.target, draft, pair.encode_prompt(prompt), args.samples, args.positions, settings, plain=args.plain,
+                       branching=branching)
     fit = report.fit
     result = {"p_value": fit.p_value, "tv": fit.tv, "tv_corrected": fit.tv_corrected, "tv_ci": fit.tv_ci, "tv_null": fit.tv_null, "samples": fit.samples, "bins": fit.bins, "statistic": fit.statistic, "rule": args.rule, "positions": args.positions}
     if args.json:
@@ -226,12 +233,12 @@ def _print_bench(result: dict) -> None:
         print(f"{key:>34}: {value}")
 
 
-def _proof_as_page(pair, scribe: str, ids: list[int], samples: int, settings: DecodeSettings) -> int:
+def _proof_as_page(pair, scribe: str, ids: list[int], samples: int, settings: DecodeSettings, branching=()) -> int:
     """Time the proof page's loop: both streams drawn in turn, each tested after every batch."""
     from specdec_core.decoding.proof_run import POSITIONS, fit, page_run
 
     started = time.perf_counter()
-    run, exact = page_run(pair, scribe, ids, settings, samples)
+    run, exact = page_run(pair, scribe, ids, settings, samples, branching)
     first, joint = fit(run, "speculative", exact)
     print(f"{pair.name}/{scribe}: {run.done:,} speculative + {run.done:,} plain samples of the first {POSITIONS} tokens in "
           f"{time.perf_counter() - started:.1f} s (drawing {run.seconds:.1f} s); p-values {_p_value(first)} / {_p_value(joint)}")

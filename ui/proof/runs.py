@@ -26,11 +26,12 @@ def draw_batch(run: ProofRun, speculative: SampleStream, plain: SampleStream, ex
 
 
 def run_live(run: ProofRun, pair, scribe: str, ids: list[int], settings, exact: Exact, board,
-             fallback_rate: float | None) -> None:
+             fallback_rate: float | None, branching: tuple[int, ...] = ()) -> None:
     """Draw the run's samples in the server's line of live proofs, redrawing the board after every batch.
-    While waiting, the board says where the proof stands; the page's slot is lent to others meanwhile."""
+    While waiting, the board says where the proof stands; the page's slot is lent to others meanwhile.
+    branching: the scribe drafts that static tree each round (tree mode); empty, a chain."""
     with long_work(), my_turn(proof_line(), run.total, lambda standing: board.info(in_line(standing)), fallback_rate) as turn:
-        speculative, plain = streams(pair, scribe, ids, settings)
+        speculative, plain = streams(pair, scribe, ids, settings, branching)
         board.progress(0.0, TEXT("progress", done=0, total=run.total, seconds=0))  # before the first batch lands
         while run.done < run.total:
             draw_batch(run, speculative, plain, exact)

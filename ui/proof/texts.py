@@ -67,6 +67,29 @@ TEXT = Texts(
             "zh": "提示：壞規則的偏差隨 1 − α 變大；選較差的抄寫員，偏差更快現形。",
             "en": "Hint: a broken rule's bias grows with 1 − α; a poorer scribe shows it sooner.",
         },
+        "tree_mode": {"zh": "草稿樹：頁邊寫異文", "en": "Draft tree: variants in the margin"},
+        "branching": {"zh": "每層異文數（第一層-第二層）", "en": "Variants per depth (first-second)"},
+        "tree_note": {
+            "zh": "樹模式（形狀 {shape}）：每一輪，阿速在頁邊寫下異文：下一個字寫 {first} 個，每個之下再為後一個字寫 {second} 個；"
+            "只差一個字的輪次只寫第一層。每個異文都從 q 獨立、放回地抽出（i.i.d.），所以可能重複。墨卿一次批次前向讀過樹上每條路徑，"
+            "再從根往下走：異文 x 以 min(1, r(x)/q(x)) 的機率被接受，r 起初是 p，每退回一個異文就變成 norm(max(0, r − q))；"
+            "同一處的異文全被退回時，墨卿從最後的 r 寫一個字。這是 SpecInfer 的多步推測取樣（Miao 等，arXiv 2305.09781），"
+            "對這樣抽出的異文已證明精確。樹的深度取代側欄的 k。",
+            "en": "Tree mode (shape {shape}): each round the scribe pencils variants in the margin: {first} for the next token and, "
+            "under each of them, {second} for the one after; a round that needs only one more token drafts the first depth alone. "
+            "Every variant is drawn from q independently, with replacement (i.i.d.), so twins can occur. The master reads every path "
+            "of the tree in one batched forward, then walks down from the root: a variant x is accepted with probability "
+            "min(1, r(x)/q(x)), where r starts as p and becomes norm(max(0, r − q)) after each rejected variant; where every variant "
+            "at a node is rejected, the master writes from the last r. This is SpecInfer's multi-step speculative sampling "
+            "(Miao et al., arXiv 2305.09781), proved exact for variants drawn this way. The tree's depth takes the place of the sidebar's k.",
+        },
+        "hint_tree": {
+            "zh": "提示：同一處有兩個異文時，壞規則寫出的字來自 min(p, q) + (1 − α)·p，而不是 p。誤差 min(p, q) − α·p "
+            "在抄寫員總是對（α = 1）或從不對（α = 0）時都是零，所以要選介於兩者之間的抄寫員：常錯，但也有時對。",
+            "en": "Hint: with two variants at a node, the broken rule writes the token from min(p, q) + (1 − α)·p instead of p. "
+            "The error, min(p, q) − α·p, is zero when the scribe is always right (α = 1) or never (α = 0), so choose a scribe "
+            "in between: often wrong, yet sometimes right.",
+        },
         "bug": {"zh": "這個錯誤在真實程式中出現過：", "en": "This mistake has shipped in real code:"},
         "class_size": {
             "zh": "{n:,} 個樣本是課堂模式：幾秒內判定，仍抓得出最差抄寫員配上壞規則；要看更細的 TV 曲線，選 10,000 以上。",

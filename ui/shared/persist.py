@@ -32,15 +32,23 @@ def _from_link(url: str | None, default, options: Sequence | None):
     with a note in the sidebar like any other refused link value."""
     if not url or url not in st.query_params:
         return default
-    try:
-        value = type(default)(st.query_params[url])
-    except ValueError:
-        value = None
+    value = _parsed(st.query_params[url], default)
     if value is not None and (options is None or value in options):
         return value
     allowed = ", ".join(str(option) for option in options) if options is not None else ""
     st.sidebar.warning(refused_link_note(url, allowed))  # the sidebar drew its notes before this page ran
     return default
+
+
+def _parsed(text: str, default):
+    """The link's text as the default's type, or None where it does not parse. A bool is "True" or "False",
+    as the address bar shows it (bool() of any text but "" would be True)."""
+    if isinstance(default, bool):
+        return {"True": True, "False": False}.get(text)
+    try:
+        return type(default)(text)
+    except ValueError:
+        return None
 
 
 def _keep(widget: str, key: str, url: str | None) -> None:
