@@ -120,3 +120,52 @@ def test_a_near_perfect_scribe_hiding_a_broken_rule_is_explained_and_the_poorest
     assert app.session_state["choice"].scribe == "mismatched"
     assert metric(app, 2) > 2 * metric(app, 3)  # the bias now stands far above the noise
     assert not any("cannot be seen here" in w.value for w in app.warning)
+
+
+def two_variants(language="zh", **state):
+    """The page in the two-variant mode, with any other session values set before it runs."""
+    app = iron_rule(language)
+    app.session_state["iron_variants"] = 2
+    for key, value in state.items():
+        app.session_state[key] = value
+    app.run()
+    assert not app.exception and not app.error
+    return app
+
+
+TWO_VARIANT_WORDS = {  # the section's heading, the metric naming the verdict, the outcome caption's opening
+    "zh": ("兩個異文：旁註裡的第二種寫法", "寫出的字與 p 的距離 TV", "次之中：第一個異文蓋印"),
+    "en": ("Two variants: a second reading in the margin", "TV distance to p", "runs: the first variant sealed"),
+}
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_two_variants_render_and_converge_to_p_in_both_languages(language):
+    app = two_variants(language, iron_draws=20_000)
+    heading, verdict, outcomes = TWO_VARIANT_WORDS[language]
+    assert heading in [s.value for s in app.subheader]
+    assert any("arXiv 2305.09781" in m.value for m in app.markdown)  # why the residual, and whose proof
+    assert len(app.metric) == 5 and app.metric[2].label == verdict
+    assert metric(app, 2) < 0.02 and metric(app, 3) < 0.02  # the exact rule's TV is sampling noise alone
+    assert any(outcomes in c.value for c in app.caption)
+    menu = app.selectbox(key=f"w_iron_tree_rule_{language}")
+    assert menu.options == [{"zh": "鐵律（正確）", "en": "exact (the iron rule)"}[language],
+                            {"zh": "異文不扣殘差", "en": "tree-no-residual"}[language]]
+
+
+def test_two_variants_catch_the_second_variant_tested_against_p():
+    app = two_variants("en", iron_draws=20_000, iron_tree_rule="tree-no-residual")
+    assert metric(app, 2) > 0.09 and metric(app, 3) < 0.02  # TV .124 on the toy table, the reference noise alone
+    assert any("residual left by the variants rejected before it" in c.value for c in app.caption)  # the rule's bug
+    app.session_state["iron_variants"] = 1  # back to one variant: the chain's menu, without the tree's rule
+    app.run()
+    assert not app.exception and not app.error
+    menu = app.selectbox(key="w_iron_rule_en")
+    assert menu.value == "exact" and "tree-no-residual" not in menu.options
+
+
+def test_two_variants_in_real_mode_read_the_models_position():
+    app = two_variants("en", iron_mode="real")
+    assert "Two variants: a second reading in the margin" in [s.value for s in app.subheader]
+    assert len(app.metric) == 5 and 0.0 <= metric(app, 0) <= 1.0
+    assert any("α₂ = Σ min(r₁, q)" in c.value for c in app.caption)

@@ -1,7 +1,8 @@
 """One position, studied alone: the target's and the draft's scores there, what the rule makes of them,
 and the rule run N times with k = 1 (the iron rule page's computation).
 
-The draws go through round.speculative_round, the round every page runs, with fixed scores.
+One variant: the draws go through round.speculative_round, the round every page runs, with fixed scores.
+Two variants: the draws go through tree_verify, the verification of a drafted tree, on a root with two children.
 """
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ import torch
 from specdec_core.algorithm.drafting import draft_token
 from specdec_core.algorithm.round import speculative_round
 from specdec_core.algorithm.rules import RULES
-from specdec_core.algorithm.sampling import probs_from_logits
+from specdec_core.algorithm.sampling import probs_from_logits, sample
 from specdec_core.algorithm.stats import total_variation
 from specdec_core.algorithm.theory import expected_acceptance
+from specdec_core.algorithm.tree_verify import tree_verify
 from specdec_core.algorithm.verify import acceptance_probability, residual
 from specdec_core.decoding.round_models import FixedScores
 from specdec_core.pairs.pair import ModelPair
@@ -23,6 +25,7 @@ from specdec_core.runtimes.cached_lm import last_logits
 from specdec_core.settings import DecodeSettings, SamplingConfig
 
 TOP_N = 8  # a large vocabulary is shown as the union of the top entries of p, q and r; the rest is pooled
+TREE_CELLS = 2_000_000  # two variants: rows x vocabulary per tree_verify call, so a large vocabulary stays in memory
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,7 @@ class Draws:
     written: np.ndarray  # (N,) the token each run wrote
     sealed: np.ndarray  # (N,) whether the draft's token was kept
     alone: np.ndarray  # (N,) tokens drawn from p directly
+    variant: np.ndarray | None = None  # two variants: (N,) the one kept, 1 or 2, and 0 where the master wrote
 
 
 def distributions(position: Position) -> Distributions:
@@ -103,10 +107,68 @@ def run_rule(position: Position, rule: str, n: int, seed: int, batch: int = 2_00
         kept = result.n_accepted == 1
         written.append(torch.where(kept, result.drafted[:, 0], result.verdict.next_token))
         sealed.append(kept)
-    # the reference: the target writing alone, from its own generator with the same seed
-    p = probs_from_logits(torch.from_numpy(position.target_logits), settings.sampling)  # (V,)
-    alone = torch.multinomial(p, n, replacement=True, generator=torch.Generator().manual_seed(seed))
-    return Draws(torch.cat(written).numpy(), torch.cat(sealed).numpy(), alone.numpy())
+    return Draws(torch.cat(written).numpy(), torch.cat(sealed).numpy(), master_alone(position, n, seed))
+
+
+def run_two_variants(position: Position, rule: str, n: int, seed: int) -> Draws:
+    """n times: the draft draws two variants i.i.d. from q (with replacement), and tree_verify checks them as
+    the two children of one root; keep the token written first.
+
+    Under the exact rule the first variant is tested against p, the second against the residual r1 the first
+    left, and where both are rejected the master writes from the last residual r2 (SpecInfer, arXiv 2305.09781);
+    `rule` may break that, as tree-no-residual does. The bonus drawn after a kept variant belongs to the next
+    position and is ignored.
+    """
+    chosen = RULES[rule]
+    if chosen.draft_greedy or chosen.raw_q:  # these act where the variants are drawn; here they are drawn from q
+        raise ValueError(f"rule {rule!r} changes how the draft draws, not how two variants are verified")
+    dists = distributions(position)
+    p, q = torch.from_numpy(dists.p), torch.from_numpy(dists.q)  # (V,) float64
+    vocab = len(p)
+    # after each variant only the ignored bonus reads p, and no child is drawn: p and q there are placeholders
+    p_tree = torch.stack([p, p, p])  # (3, V) the root, then after variant 1 and variant 2
+    q_tree = torch.stack([q, torch.zeros_like(q), torch.zeros_like(q)])  # (3, V)
+    parents = torch.tensor([-1, -1])  # the tree: both variants hang under the root
+    generator = torch.Generator().manual_seed(seed)
+    batch = max(1, TREE_CELLS // vocab)
+    written, variant = [], []
+    for start in range(0, n, batch):
+        size = min(batch, n - start)
+        tokens = sample(q.expand(size, 2, vocab), generator)  # (B, 2) two i.i.d. draws from q
+        verdict = tree_verify(p_tree.expand(size, 3, vocab), q_tree.expand(size, 3, vocab), tokens, parents, generator,
+                              chosen)
+        kept = verdict.path[:, 0]  # (B,) the variant kept (0 or 1), -1 where both were rejected
+        written.append(torch.where(kept >= 0, tokens.gather(1, kept.clamp(min=0)[:, None])[:, 0], verdict.next_token))
+        variant.append(kept + 1)
+    variant = torch.cat(variant).numpy()
+    return Draws(torch.cat(written).numpy(), variant > 0, master_alone(position, n, seed), variant)
+
+
+def master_alone(position: Position, n: int, seed: int) -> np.ndarray:
+    """The reference: n tokens the target writes alone, from its own generator with the same seed."""
+    p = probs_from_logits(torch.from_numpy(position.target_logits), position.sampling)  # (V,)
+    return torch.multinomial(p, n, replacement=True, generator=torch.Generator().manual_seed(seed)).numpy()
+
+
+@dataclass
+class TwoVariantPaths:
+    """The three ways the exact rule writes x when the draft pencils two variants: they add up to p."""
+
+    alpha2: float  # sum min(r1, q): the chance the second variant is kept once the first is rejected
+    r2: np.ndarray  # norm(max(0, r1 - q)): where the master writes when both are rejected
+    first: np.ndarray  # min(p, q): the first variant is x and kept
+    second: np.ndarray  # (1 - alpha) min(r1, q): the first rejected, the second is x and kept
+    brush: np.ndarray  # (1 - alpha)(1 - alpha2) r2: both rejected, the master writes x
+
+
+def two_variant_paths(dists: Distributions) -> TwoVariantPaths:
+    """The law behind the two-variant draws: the second variant faces r1 = dists.residual, as the first faced p."""
+    r1, q = torch.from_numpy(dists.residual), torch.from_numpy(dists.q)
+    alpha2 = expected_acceptance(r1, q)
+    r2 = residual(r1, q).numpy()
+    rejected = 1.0 - dists.alpha
+    return TwoVariantPaths(alpha2, r2, dists.sealed, rejected * np.minimum(dists.residual, dists.q),
+                           rejected * (1.0 - alpha2) * r2)
 
 
 def tv_curve(tokens: np.ndarray, p: np.ndarray, points: int = 40) -> tuple[list[int], list[float]]:

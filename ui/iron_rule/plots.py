@@ -1,4 +1,4 @@
-"""Plotly figures for the iron rule: p against q, the residual, the two paths to a token, the Monte Carlo.
+"""Plotly figures for the iron rule: p against q, the residual, the paths to a token, the Monte Carlo.
 
 Pure builders: numbers and the reader's words in, a figure out; nothing here calls st.*.
 `names` holds the legend and axis words, keyed as each builder's docstring says.
@@ -51,7 +51,28 @@ def paths_figure(labels: Sequence[str], sealed: Numbers, corrected: Numbers, p: 
 
     names: "sealed", "corrected", "p", "axis".
     """
-    figure = bars(labels, [(sealed, names["sealed"], OVERLAP), (corrected, names["corrected"], VERMILION)], ".3f")
+    paths = [(sealed, names["sealed"], OVERLAP), (corrected, names["corrected"], VERMILION)]
+    return stacked_paths_figure(labels, paths, p, names)
+
+
+def two_variant_paths_figure(labels: Sequence[str], first: Numbers, second: Numbers, brush: Numbers, p: Numbers,
+                             names: dict[str, str]) -> go.Figure:
+    """The three ways a token gets written from two variants, stacked against p: the first kept, the second kept,
+    the master's brush after both are rejected.
+
+    names: "first", "second", "brush", "p", "axis".
+    """
+    paths = [(first, names["first"], OVERLAP), (second, names["second"], PALE_RED), (brush, names["brush"], VERMILION)]
+    return stacked_paths_figure(labels, paths, p, names)
+
+
+def stacked_paths_figure(labels: Sequence[str], paths: list[tuple[Numbers, str, str]], p: Numbers,
+                         names: dict[str, str]) -> go.Figure:
+    """Each path's (values, legend name, colour) stacked as bars, with p marked above: the stack reaches it.
+
+    names: "p", "axis".
+    """
+    figure = bars(labels, paths, ".3f")
     figure.add_scatter(x=labels, y=list(p), name=names["p"], mode="markers", hovertemplate="%{y:.3f}",
                        marker=dict(color=INK, size=16, symbol="line-ew", line=dict(width=4, color=INK)))
     figure.update_layout(barmode="stack", yaxis_title=names["axis"], yaxis_rangemode="tozero")

@@ -1,5 +1,6 @@
 """The iron rule page's inputs and cached computations: the editable toy table, the draw slider's cap,
-and the position of the sidebar's run. The computation itself is the core's (decoding.one_position)."""
+the draws with one variant or two, and the position of the sidebar's run. The computation itself is the
+core's (decoding.one_position)."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from specdec_core.algorithm.trace import Trace
-from specdec_core.decoding.one_position import Draws, Position, model_position, run_rule
+from specdec_core.decoding.one_position import Draws, Position, model_position, run_rule, run_two_variants
 from specdec_core.settings import DecodeSettings
 from ui.shared.models import cached_pair
 from ui.shared.runs import cached_run
@@ -20,8 +21,12 @@ DEFAULT_DRAWS = 10_000
 
 
 # Rules that change only what happens after a rejection (accept-all writes the draft there; resample-p draws
-# p instead of the residual): their output is off p by at most 1 - alpha in TV, so a near-perfect scribe hides them.
-BIAS_AT_MOST_REJECTION = ("accept-all", "resample-p")
+# p instead of the residual; tree-no-residual tests the second variant, drafted only after the first is rejected,
+# against p): their output is off p by at most 1 - alpha in TV, so a near-perfect scribe hides them.
+BIAS_AT_MOST_REJECTION = ("accept-all", "resample-p", "tree-no-residual")
+# Two variants: the exact rule and the slip that only a second variant can show. The chain's broken rules stay
+# in the one-variant mode, where each shows its own mistake alone.
+TWO_VARIANT_RULES = ("exact", "tree-no-residual")
 NOISE_FACTOR = 2.0  # a TV within this many times the master alone's is not told apart from sampling noise
 
 
@@ -87,8 +92,9 @@ def max_draws(vocab_size: int) -> int:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def cached_draws(position: Position, rule: str, n: int, seed: int) -> Draws:
-    return run_rule(position, rule, n, seed)
+def cached_draws(position: Position, rule: str, n: int, seed: int, variants: int = 1) -> Draws:
+    """n runs of the rule at this position, the draft pencilling one variant (the round, k = 1) or two (a tree)."""
+    return run_rule(position, rule, n, seed) if variants == 1 else run_two_variants(position, rule, n, seed)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

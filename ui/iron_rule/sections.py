@@ -1,4 +1,5 @@
-"""The iron rule page's sections: the rule in symbols, p against q at one position, and the rule run N times."""
+"""The iron rule page's sections: the rule in symbols, p against q at one position, two variants, the rule run N times
+(one variant: the one round, k = 1; two: tree_verify)."""
 from __future__ import annotations
 
 import numpy as np
@@ -91,14 +92,31 @@ def _numbers(position: Position, dists: Distributions, shown: Shown) -> None:
         st.dataframe(pd.DataFrame(table).round(4), hide_index=True)
 
 
+def two_variants(dists: Distributions, shown: Shown) -> None:
+    """1b. Two variants: the second faces the residual the first left, and the three paths add up to p."""
+    st.subheader(TEXT("two_head"))
+    st.write(TEXT("two_text"))
+    st.write(TEXT("two_why"))
+    write = TEXT("tex_write")
+    st.latex(rf"\Pr[\,\text{{{write}}} = x\,] = \min(p(x), q(x)) + (1 - \alpha)\min(r_1(x), q(x)) "
+             r"+ (1 - \alpha)(1 - \alpha_2)\, r_2(x) = p(x), \qquad \alpha_2 = \sum_x \min(r_1(x), q(x))")
+    paths = core.two_variant_paths(dists)
+    st.subheader(TEXT("two_paths_head"))
+    st.caption(TEXT("two_paths_text", alpha=dists.alpha, alpha2=paths.alpha2))
+    words = {"first": TEXT("legend_first"), "second": TEXT("legend_second"), "brush": TEXT("legend_brush"),
+             "p": TEXT("legend_p"), "axis": TEXT("axis_prob")}
+    chart(st, plots.two_variant_paths_figure(shown.labels, shown(paths.first), shown(paths.second), shown(paths.brush),
+                                             shown(dists.p), words))
+
+
 def rule_run_many_times(position: Position, dists: Distributions, shown: Shown, toy: bool, seed: int,
-                        poorest: str | None = None) -> None:
-    """2. the rule itself, run n times through the one round, against the master writing alone."""
+                        poorest: str | None = None, variants: int = 1) -> None:
+    """2. the rule itself, run n times (one variant or two), against the master writing alone."""
     st.subheader(TEXT("mc_head"))
-    st.write(TEXT("mc_text", seed=seed))
-    rule, n, rule_name = _rule_and_draws(position, toy)
+    st.write(TEXT("mc_text" if variants == 1 else "mc_text_two", seed=seed))
+    rule, n, rule_name = _rule_and_draws(position, toy, variants)
     with st.spinner(COMMON("running")):
-        draws = runs.cached_draws(position, rule, n, seed)
+        draws = runs.cached_draws(position, rule, n, seed, variants)
     # TV over the drawn tokens plus one pooled cell: sampling noise over thousands of rare tokens would drown it
     p_cells = np.array(core.collapse(dists.p, shown.ids))
     ns, tv_rule = core.tv_curve(core.cells(draws.written, shown.ids, position.vocab_size), p_cells)
@@ -106,12 +124,12 @@ def rule_run_many_times(position: Position, dists: Distributions, shown: Shown, 
     first, second, third = st.columns(3)
     first.metric(TEXT("tv_rule"), f"{tv_rule[-1]:.4f}", help=TEXT("tv_help"))
     second.metric(TEXT("tv_alone"), f"{tv_alone[-1]:.4f}")
-    third.metric(TEXT("sealed_rate", alpha=dists.alpha), f"{draws.sealed.mean():.3f}")
+    _seal_rate(third, dists, draws)
     if shown.pooled:
         st.caption(TEXT("tv_pooled", n=len(shown.ids)))
     bound = runs.hidden_by_good_scribe(rule, dists.alpha, tv_rule[-1], tv_alone[-1])
     if bound is not None:
-        _hidden_by_good_scribe(dists.alpha, bound, tv_rule[-1], tv_alone[-1], n, poorest)
+        _hidden_by_good_scribe(dists.alpha, bound, tv_rule[-1], tv_alone[-1], n, poorest, variants)
     left, right = st.columns(2)
     with left:
         st.subheader(TEXT("convergence_head"))
@@ -126,9 +144,24 @@ def rule_run_many_times(position: Position, dists: Distributions, shown: Shown, 
         chart(st, plots.histogram_figure(shown.labels, shown(written), shown(dists.p), shown(dists.q), words))
 
 
-def _hidden_by_good_scribe(alpha: float, bound: float, tv_rule: float, tv_alone: float, n: int, poorest: str | None) -> None:
+def _seal_rate(column, dists: Distributions, draws: core.Draws) -> None:
+    """The observed seal rate beside the iron rule's; with two variants also how often each way was taken."""
+    if draws.variant is None:
+        column.metric(TEXT("sealed_rate", alpha=dists.alpha), f"{draws.sealed.mean():.3f}")
+        return
+    paths = core.two_variant_paths(dists)
+    expected = [float(way.sum()) for way in (paths.first, paths.second, paths.brush)]
+    column.metric(TEXT("sealed_rate_two", expected=expected[0] + expected[1]), f"{draws.sealed.mean():.3f}")
+    observed = [float((draws.variant == kept).mean()) for kept in (1, 2, 0)]
+    st.caption(TEXT("outcomes_two", n=len(draws.variant), first=observed[0], second=observed[1], brush=observed[2],
+                    e_first=expected[0], e_second=expected[1], e_brush=expected[2]))
+
+
+def _hidden_by_good_scribe(alpha: float, bound: float, tv_rule: float, tv_alone: float, n: int, poorest: str | None,
+                           variants: int) -> None:
     """Why a broken rule reads as sound here, from this position's own alpha, and the poorest scribe a click away."""
-    st.warning(TEXT("hidden_bug", alpha=alpha, bound=bound, tv_rule=tv_rule, tv_alone=tv_alone, n=n))
+    note = "hidden_bug" if variants == 1 else "hidden_bug_two"
+    st.warning(TEXT(note, alpha=alpha, bound=bound, tv_rule=tv_rule, tv_alone=tv_alone, n=n))
     if poorest is not None:
         st.button(TEXT("use_poorest", scribe=scribe_label(poorest)), on_click=_use_scribe, args=(poorest,), key="iron_poorest")
 
@@ -137,15 +170,20 @@ def _use_scribe(name: str) -> None:
     st.session_state["scribe"] = name  # the sidebar draws its scribe from here on the next run
 
 
-def _rule_and_draws(position: Position, toy: bool) -> tuple[str, int, str]:
-    """The rule's menu and the draws' slider: (rule, draws, the rule's name in the reader's language)."""
+def _rule_and_draws(position: Position, toy: bool, variants: int) -> tuple[str, int, str]:
+    """The rule's menu and the draws' slider: (rule, draws, the rule's name in the reader's language).
+
+    Each number of variants has its own menu, remembered apart: neither holds a rule the other lacks.
+    """
     cap = runs.max_draws(position.vocab_size)
     # the slider's value lives in session state alone: a default beside a value set here would make
     # Streamlit log a warning with a stack trace on the server (a larger vocabulary caps the draws)
     st.session_state["iron_draws"] = min(st.session_state.get("iron_draws", runs.DEFAULT_DRAWS), cap)
     left, right = st.columns(2)
-    rule_names = {name: COMMON(f"rule:{name}") for name in CHAIN_RULES}
-    rule = left.selectbox(TEXT("rule"), list(rule_names), format_func=rule_names.get, **remembered("iron_rule", "exact"))
+    offered, remembered_as = (CHAIN_RULES, "iron_rule") if variants == 1 else (runs.TWO_VARIANT_RULES, "iron_tree_rule")
+    rule_names = {name: COMMON(f"rule:{name}") for name in offered}
+    rule = left.selectbox(TEXT("rule"), list(rule_names), format_func=rule_names.get,
+                          **remembered(remembered_as, "exact"))
     n = right.slider(TEXT("draws"), 100, cap, step=100, key="iron_draws")
     left.caption(EXPLANATIONS[rule][language()])
     if cap < runs.MAX_DRAWS:

@@ -84,6 +84,62 @@ TEXT = Texts(
             "zh": "下面的圖仍用上一份正確的表格。",
             "en": "The charts below still use the last valid table.",
         },
+        "variants": {"zh": "阿速在這個位置寫幾個異文", "en": "How many variants the scribe pencils here"},
+        "variants_one": {"zh": "一個：鐵律", "en": "One: the iron rule"},
+        "variants_two": {"zh": "兩個異文", "en": "Two variants"},
+        "two_head": {"zh": "兩個異文：旁註裡的第二種寫法", "en": "Two variants: a second reading in the margin"},
+        "two_text": {
+            "zh": "這裡阿速在旁邊多註一種寫法，就像抄寫員沒把握時會做的：他從 q 獨立抽兩個字 x₁、x₂（放回抽樣，兩個可能是同一個字）。"
+            "墨卿先以 min(1, p(x₁)/q(x₁)) 檢驗第一個；若退回，再以 min(1, r₁(x₂)/q(x₂)) 檢驗第二個，r₁ 就是上面的剩餘分布 r；"
+            "兩個都退回，墨卿就從再剩下的 r₂ = norm(max(0, r₁ − q)) 用朱筆寫一個字。",
+            "en": "Here the scribe pencils a second reading in the margin, as a scribe does where he is unsure: he draws "
+            "two characters x₁, x₂ from q independently (with replacement, so both may be the same character). The master tests the first "
+            "with min(1, p(x₁)/q(x₁)); if he rejects it, he tests the second with min(1, r₁(x₂)/q(x₂)), where r₁ is "
+            "the residual r above; if both are rejected, his red brush writes a character from what is left after "
+            "that, r₂ = norm(max(0, r₁ − q)).",
+        },
+        "two_why": {
+            "zh": "為什麼第二個異文要拿 r₁ 檢驗，不能再拿 p？第一次檢驗已經把阿速寫得太多的字（q > p）應得的那份 p 全部發完了，"
+            "所以第一個異文被退回之後，墨卿還欠的只剩 r₁；再拿 p 檢驗第二個異文，那份 p 就被發了第二次。"
+            "這是 SpecInfer（Miao 等人，arXiv 2305.09781）的多步推測取樣，論文證明這樣遞迴寫出的字仍然服從 p。",
+            "en": "Why test the second variant against r₁ and not p again? The first test already handed out p's whole "
+            "share for every character the scribe over-drafts (q > p), so once the first variant is rejected the "
+            "master owes only r₁; testing the second variant against p hands that share out a second time. This is "
+            "the multi-step speculative sampling of SpecInfer (Miao et al., arXiv 2305.09781), which proves that the "
+            "recursion still writes p.",
+        },
+        "two_paths_head": {"zh": "兩個異文時，寫出每個字的三條路", "en": "With two variants, three paths to every character"},
+        "two_paths_text": {
+            "zh": "最淡的紅：第一個異文蓋印；中間的紅：第一個退回、第二個蓋印；深紅：兩個都退回、朱筆改寫。"
+            "三段疊起來正好頂到黑線 p。這個位置 α = {alpha:.3f}，α₂ = Σ min(r₁, q) = {alpha2:.3f}。",
+            "en": "Palest red: the first variant is sealed. Middle red: the first is rejected and the second sealed. "
+            "Deep red: both are rejected and the red brush writes. Stacked, the three reach exactly the black mark, p. "
+            "Here α = {alpha:.3f} and α₂ = Σ min(r₁, q) = {alpha2:.3f}.",
+        },
+        "legend_first": {"zh": "第一個異文蓋印：min(p, q)", "en": "first variant sealed: min(p, q)"},
+        "legend_second": {"zh": "第二個異文蓋印：(1 − α)·min(r₁, q)", "en": "second variant sealed: (1 − α)·min(r₁, q)"},
+        "legend_brush": {"zh": "朱筆：(1 − α)(1 − α₂)·r₂", "en": "red brush: (1 − α)(1 − α₂)·r₂"},
+        "mc_text_two": {
+            "zh": "每一次：阿速從 q 獨立抽兩個異文，交給驗證草稿樹的純函式 tree_verify，當成同一個根節點底下的兩個子節點。"
+            "照鐵律，它先以 p 檢驗第一個，退回就以 r₁ 檢驗第二個，兩個都退回就從 r₂ 寫。"
+            "把寫出的字記下來，看它們的比例是否趨近 p。亂數種子取自側欄（{seed}）。",
+            "en": "Each run: the scribe draws two variants from q independently, and tree_verify, the pure function "
+            "that verifies a drafted tree, takes them as the two children of one root. Under the iron rule it tests "
+            "the first against p, on rejection the second against r₁, and if both are rejected the master writes "
+            "from r₂. Record the written characters and watch their shares approach p. The random seed is the "
+            "sidebar's ({seed}).",
+        },
+        "sealed_rate_two": {
+            "zh": "實測蓋印比例（任一個異文；鐵律預期 α + (1 − α)·α₂ = {expected:.3f}）",
+            "en": "Observed seal rate, either variant (the iron rule expects α + (1 − α)·α₂ = {expected:.3f})",
+        },
+        "outcomes_two": {
+            "zh": "{n:,} 次之中：第一個異文蓋印 {first:.1%}（鐵律預期 {e_first:.1%}）；第二個異文蓋印 {second:.1%}"
+            "（預期 {e_second:.1%}）；兩個都退回、朱筆改寫 {brush:.1%}（預期 {e_brush:.1%}）。",
+            "en": "Of the {n:,} runs: the first variant sealed {first:.1%} (the iron rule expects {e_first:.1%}); the "
+            "second variant sealed {second:.1%} (expected {e_second:.1%}); both rejected and the red brush writes "
+            "{brush:.1%} (expected {e_brush:.1%}).",
+        },
         "position": {"zh": "看哪個位置（開頭之後第幾個字）", "en": "Position (tokens after the prompt)"},
         "context": {
             "zh": "墨卿與阿速都讀到這裡：「{context}」，接下來要寫下一個字。側欄這次抄寫在這裡實際寫下的是「{written}」。",
@@ -197,6 +253,17 @@ TEXT = Texts(
             "this position α = {alpha:.3f}, so only {bound:.1%} of drafts are rejected and its bias is at most "
             "1 − α = {bound:.3f}. The sampling noise of {n:,} draws is as large (the master alone reads TV {tv_alone:.4f}, "
             "this rule {tv_rule:.4f}), so the noise covers the bias. A poorer scribe is rejected more often and shows it.",
+        },
+        "hidden_bug_two": {
+            "zh": "這條壞規則在這裡看不出來：它只改動第一個異文被退回之後的做法，而這個位置 α = {alpha:.3f}，"
+            "只有 {bound:.1%} 的第一個異文會被退回，所以它造成的偏差最多只有 1 − α = {bound:.3f}。"
+            "抽 {n:,} 次的抽樣誤差就有這麼大（墨卿獨寫的 TV 是 {tv_alone:.4f}，這條規則是 {tv_rule:.4f}），偏差被誤差蓋住了。"
+            "換一位較差的抄寫員，被退回的異文變多，偏差就會浮現。",
+            "en": "This broken rule cannot be seen here: it changes only what happens after the first variant is "
+            "rejected, and at this position α = {alpha:.3f}, so only {bound:.1%} of first variants are rejected and its "
+            "bias is at most 1 − α = {bound:.3f}. The sampling noise of {n:,} draws is as large (the master alone reads "
+            "TV {tv_alone:.4f}, this rule {tv_rule:.4f}), so the noise covers the bias. A poorer scribe is rejected more "
+            "often and shows it.",
         },
         "use_poorest": {"zh": "換成最差的抄寫員（{scribe}）", "en": "Use the poorest scribe ({scribe})"},
     }
