@@ -148,7 +148,7 @@ def test_two_variant_paths_add_up_to_p_on_the_toy_table_and_anywhere():
     for _ in range(100):
         p, q = rng.dirichlet(np.ones(6) * 0.5), rng.dirichlet(np.ones(6) * 0.5)
         dists = one_position.Distributions(p, q, float(np.minimum(p, q).sum()),
-                                           np.maximum(p - q, 0) / np.maximum(p - q, 0).sum(), np.ones(6))
+                                           np.maximum(p - q, 0) / np.maximum(p - q, 0).sum(), np.minimum(1.0, p / q))
         paths = one_position.two_variant_paths(dists)
         assert paths.first + paths.second + paths.brush == pytest.approx(p, abs=1e-9)
 
