@@ -76,9 +76,9 @@ def test_an_imported_hostile_trace_is_shown_as_text_and_fetches_nothing(tab, ser
     upload.write_text(json.dumps(hostile_trace(tiny, tiny_prompt), ensure_ascii=False))
     open_page(tab, base, "archive", expect="The archive", pair="tiny", language="en")
     tab.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(upload))
-    wait_ready(tab, "Imported")
-    run_id = store.list()[0].id
+    wait_ready(tab, "Imported as run")  # not "Imported": the page's help says that word before any import
     assert "evil.example/md.png" in tab.locator("body").inner_text()  # the Markdown shows as the text it is
+    run_id = store.list()[0].id
     _assert_nothing_injected(tab, base)
 
     open_page(tab, base, "scriptorium", expect="Characters written", pair="tiny", language="en", run=str(run_id))
