@@ -29,6 +29,6 @@ def test_positions_no_round_reached_are_absent_not_zero():
 
 
 def test_a_trace_s_rounds_give_their_drafted_and_accepted_counts():
-    rounds = [SimpleNamespace(drafted=[None] * 4, n_accepted=2), SimpleNamespace(drafted=[], n_accepted=0)]
+    rounds = [SimpleNamespace(draft_forwards=4, n_accepted=2), SimpleNamespace(draft_forwards=0, n_accepted=0)]
     traces = [SimpleNamespace(rounds=rounds[:1]), SimpleNamespace(rounds=rounds[1:])]
     assert drafted_and_accepted(traces) == [(4, 2), (0, 0)]
