@@ -6,6 +6,7 @@ chromium fonts-noto-cjk`, which .ci/run does); fonts-noto-cjk is what makes the 
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -60,20 +61,40 @@ def app_process(
         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
     ]
     out = open(log, "w") if log else subprocess.DEVNULL
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    # its own process group, ended whole: a wrapper such as strace passes no signal on, and its server outlived it
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_healthy(url, server, timeout)
         yield url, server.pid
     finally:
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        _end_group(server)
         if log:
             out.close()
+
+
+def _end_group(leader: subprocess.Popen) -> None:
+    """SIGTERM to the leader's whole process group, SIGKILL to what is left after 10 s."""
+    _signal_group(leader.pid, signal.SIGTERM)
+    try:
+        leader.wait(10)
+    except subprocess.TimeoutExpired:
+        pass
+    for _ in range(100):  # the group outlives its leader while a member still runs
+        if not _signal_group(leader.pid, 0):
+            break
+        time.sleep(0.1)
+    _signal_group(leader.pid, signal.SIGKILL)
+    leader.wait()
+
+
+def _signal_group(group: int, signum: int) -> bool:
+    """Send signum to a process group; False when no process of it is left."""
+    try:
+        os.killpg(group, signum)
+        return True
+    except ProcessLookupError:
+        return False
 
 
 def _wait_healthy(url: str, server: subprocess.Popen, timeout: float) -> None:
