@@ -148,5 +148,49 @@ TEXT = Texts(
             "live; the live result replaces this one when it finishes.",
         },
         "running": {"zh": "墨卿與阿速正在抄寫…", "en": "The master and the scribe are writing…"},
+        # the draft's shape: one line (a chain of k) or a tree of variants pencilled in the margin
+        "shape": {"zh": "草稿形狀（頁邊異文）", "en": "Draft shape (variants in the margin)"},
+        "shape_help": {
+            "zh": "阿速可以只寫一行，也可以在頁邊用鉛筆批下異文：下一個字寫幾個，每個之下再為後一個字寫幾個，長成一棵草稿樹。"
+            "墨卿一眼核對整棵樹，沿著他收下的那一枝寫下去。",
+            "en": "A-Su may write one line, or pencil variants in the margin: a few for the next character, a few more under "
+            "each for the one after, so the draft grows into a tree. The master checks the whole tree in one glance and "
+            "writes on along the branch he accepts.",
+        },
+        "shape_chain": {"zh": "一行（鏈）", "en": "one line (chain)"},
+        "shape_static": {"zh": "草稿樹 {shape}：{depths} 層，共 {nodes} 個異文", "en": "draft tree {shape}: {depths} depths, {nodes} variants"},
+        "shape_dynamic": {
+            "zh": "隨信心生長：最有把握的 {width} 處各寫 {width} 個，至多 {budget} 個異文",
+            "en": "grown where A-Su is surest: {width} under each of his {width} surest, {budget} variants at most",
+        },
+        "shape_depths": {
+            "zh": "畫草稿樹時不用 k：每輪最多寫 {depths} 層，墨卿一眼核對整棵樹（至多 {nodes} 個異文）。",
+            "en": "With a tree, k is not used: each round drafts at most {depths} depths, and the master checks the whole "
+            "tree ({nodes} variants at most) in one glance.",
+        },
+        "shape_grows": {
+            "zh": "畫草稿樹時不用 k：樹往阿速最有把握的地方長，每輪至多 {budget} 個異文，長多深看他多有把握；墨卿一眼核對整棵樹。",
+            "en": "With a tree, k is not used: the tree grows where A-Su is surest, {budget} variants at most a round, as "
+            "deep as his confidence carries it; the master checks the whole tree in one glance.",
+        },
+        "k_help_tree": {"zh": "選了草稿樹，這一格不用：每輪寫多深由樹決定。", "en": "Not used with a tree: the tree decides how deep each round drafts."},
+        "tree_refused": {
+            "zh": "阿速（{scribe}）這次不畫草稿樹，照一行 {k} 個{unit}抄寫：{why}。",
+            "en": "A-Su ({scribe}) drafts one line of {k} {units} this time, not a tree: {why}.",
+        },
+        "tree_not_on_iron_rule": {
+            "zh": "側欄選了草稿樹 {shape}：開頭與已寫的字取自那次抄寫，但這一頁只看其中一個位置，異文是上面選的一個或兩個，不是那棵樹。",
+            "en": "The sidebar chose the draft tree {shape}: the prompt and the text so far come from that run, but this page "
+            "looks at one position of it, with the one or two variants chosen above, not that tree.",
+        },
+        "tree_not_on_proof_chain": {
+            "zh": "側欄選了草稿樹 {shape}，這一頁不用它：這裡的阿速每輪最多寫一行 {k} 個{unit}。要證明樹，打開上面的草稿樹開關。",
+            "en": "The sidebar chose the draft tree {shape}; this page does not use it: here A-Su drafts one line of at most "
+            "{k} {units} a round. To prove a tree, switch on the draft tree above.",
+        },
+        "tree_not_on_proof_tree": {
+            "zh": "側欄選了草稿樹 {shape}，這一頁不用它：這裡畫的是上面選的樹 {branching}。",
+            "en": "The sidebar chose the draft tree {shape}; this page does not use it: it draws the tree chosen above, {branching}.",
+        },
     }
 )
