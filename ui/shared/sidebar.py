@@ -309,7 +309,7 @@ def _run_widgets(bar, pair: ModelPair, pair_name: str, device: str, max_new: int
     refusal = _tree_refused(pair_name, device, scribe)
     tree_chosen = bool(st.session_state.get("shape")) and refusal is None
     k = bar.slider(TEXT("k"), 1, 12, disabled=tree_chosen, help=TEXT("k_help_tree") if tree_chosen else None, **_widget("k"))
-    tree = _shape_widget(bar, scribe, k, refusal)
+    tree = _shape_widget(bar, k, refusal)
     temperature = bar.slider(TEXT("temperature"), 0.0, 2.0, step=0.05, **_widget("temperature"))
     top_p = bar.slider(TEXT("top_p"), 0.05, 1.0, step=0.05, **_widget("top_p"))
     seed = bar.number_input(TEXT("seed"), 0, 2**31 - 1, **_widget("seed"))
@@ -337,7 +337,7 @@ def _tree_refused(pair_name: str, device: str, scribe: str) -> str | None:
     return TEXT.plain(f"error_{refusal.reason}", **values)
 
 
-def _shape_widget(bar, scribe: str, k: int, refusal: str | None) -> str:
+def _shape_widget(bar, k: int, refusal: str | None) -> str:
     """The draft's shape: the tree the run draws, or "" for a chain of k. A tree run drafts to the tree's depth,
     so k is not used; where these models cannot draw a tree the run is a chain of k, said plainly, and the shape
     stays chosen for the next scribe that can."""
@@ -348,7 +348,7 @@ def _shape_widget(bar, scribe: str, k: int, refusal: str | None) -> str:
     if not shape:
         return ""
     if refusal is not None:
-        bar.warning(TEXT("tree_refused", scribe=scribe_label(scribe), k=k, why=refusal))
+        bar.warning(TEXT("tree_refused", k=k, why=refusal))
         return ""
     tree = tree_shape(shape)
     if tree.width:

@@ -95,15 +95,15 @@ TEXT = Texts(
             "en": "each depth of a tree has 1 to {most} children per node; got {value}",
         },
         "error_tree_too_big": {
-            "zh": "樹 {value} 有 {nodes} 個節點；師父一眼核對 1 到 {most} 個",
+            "zh": "樹 {value} 有 {nodes} 個節點；墨卿一眼核對 1 到 {most} 個",
             "en": "the tree {value} has {nodes} nodes; one glance of the master verifies 1 to {most}",
         },
         "error_tree_master": {
-            "zh": "樹狀草稿需要師父在 CPU 上以 float32 Llama 的精簡前向計算；這位師父用的是別種",
+            "zh": "草稿樹要墨卿以精簡前向計算（CPU 上的 float32 Llama）一眼核對；這組模型的墨卿用的是別種計算",
             "en": "a tree needs the lean forward of a float32 Llama on CPU for the master; this master runs another",
         },
         "error_tree_scribe": {
-            "zh": "書童 {scribe} 只能寫一條草稿：樹狀草稿需要以精簡前向計算的模型書童",
+            "zh": "抄寫員「{scribe}」只會寫一行草稿：草稿樹要由以精簡前向計算的模型抄寫員來寫",
             "en": "the scribe {scribe} drafts chains only: a tree needs a model scribe on the lean forward",
         },
         "error_token_outside_vocabulary": {
@@ -175,8 +175,8 @@ TEXT = Texts(
         },
         "k_help_tree": {"zh": "選了草稿樹，這一格不用：每輪寫多深由樹決定。", "en": "Not used with a tree: the tree decides how deep each round drafts."},
         "tree_refused": {
-            "zh": "阿速（{scribe}）這次不畫草稿樹，照一行 {k} 個{unit}抄寫：{why}。",
-            "en": "A-Su ({scribe}) drafts one line of {k} {units} this time, not a tree: {why}.",
+            "zh": "這次不畫草稿樹，照一行 {k} 個{unit}抄寫：{why}。",
+            "en": "This run drafts one line of {k} {units}, not a tree: {why}.",
         },
         "tree_not_on_iron_rule": {
             "zh": "側欄選了草稿樹 {shape}：開頭與已寫的字取自那次抄寫，但這一頁只看其中一個位置，異文是上面選的一個或兩個，不是那棵樹。",
