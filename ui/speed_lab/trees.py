@@ -18,7 +18,6 @@ from specdec_core.services.bench import headline
 from specdec_core.services.glance import GLANCE_SIZES, GlanceTimes
 from specdec_core.settings import DecodeSettings
 from ui.shared.errors import explain
-from ui.shared.i18n import language
 from ui.shared.models import cached_pair
 from ui.shared.run_slots import long_work
 from ui.shared.texts import TEXT as COMMON
@@ -34,12 +33,13 @@ TREE_SHAPES = ("2-1-1", "2-2-1", "3-1-1", "2-2-2-1", "dynamic-2-8")  # small tre
 SAME = 0.005  # characters a glance within half a per cent read as "as many" (the figures are shown to two places)
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def tree_scribes(pair_name: str, device: str) -> tuple[bool, tuple[str, ...]]:
-    """Whether the pair's master verifies a tree in one forward, and which of its scribes draft one
-    (generate.check_drafts_trees refuses a run otherwise: this asks before a button offers one)."""
+@st.cache_data(show_spinner=False, max_entries=64)
+def reads_trees(pair_name: str, device: str, scribe: str) -> tuple[bool, bool]:
+    """Whether the pair's master verifies a tree in one forward, and whether the scribe drafts one
+    (generate.check_drafts_trees refuses a run otherwise: this asks before a button offers one). Only the
+    chosen scribe is asked: another would load its weights for nothing."""
     pair = cached_pair(pair_name, device)
-    return fits(pair.target), tuple(name for name in pair.drafts if getattr(pair.draft(name), "drafts_trees", False))
+    return fits(pair.target), bool(getattr(pair.draft(scribe), "drafts_trees", False))
 
 
 def run_settings(settings: DecodeSettings, shape: str) -> tuple[DecodeSettings, DecodeSettings]:
@@ -52,14 +52,9 @@ def show_trees(choice, prompts: tuple[str, ...]) -> None:
     """The chain and the tree measured when asked, side by side; a scribe that cannot draft a tree is told so."""
     st.header(TEXT("tv_header"))
     st.markdown(TEXT("tv_intro"))
-    master_reads_trees, scribes = tree_scribes(choice.pair, choice.device)
-    if not master_reads_trees:
-        st.info(TEXT("tv_no_master"))
-        return
-    if choice.scribe not in scribes:
-        listed = ("、" if language() == "zh" else ", ").join(scribes)
-        st.info(TEXT("tv_no_scribe", scribe=choice.scribe, scribes=listed) if scribes
-                else TEXT("tv_no_scribe_none", scribe=choice.scribe))
+    master_reads, scribe_drafts = reads_trees(choice.pair, choice.device, choice.scribe)
+    if not (master_reads and scribe_drafts):
+        st.info(TEXT("tv_no_scribe", scribe=choice.scribe) if master_reads else TEXT("tv_no_master"))
         return
     if choice.settings.tree:
         shape = choice.settings.tree

@@ -15,8 +15,8 @@ TEXT = Texts(
         },
         "tv_shape": {"zh": "樹的形狀（每一層每個節點分幾枝）", "en": "The tree's shape (children per node at each depth)"},
         "tv_shape_help": {
-            "zh": "「2-1-1」：第一層兩個異文，其下各接一字、再一字。「dynamic-W-B」：每層挑阿速最有把握的 W 個節點各分 W 枝，直到共 B 個節點。",
-            "en": "“2-1-1”: two variants at the first depth, each followed by one character and one more. “dynamic-W-B”: at "
+            "zh": "「2-1-1」：第一層兩個異文，其下各接一個{unit}、再一個{unit}。「dynamic-W-B」：每層挑阿速最有把握的 W 個節點各分 W 枝，直到共 B 個節點。",
+            "en": "“2-1-1”: two variants at the first depth, each followed by one {unit} and one more. “dynamic-W-B”: at "
             "each depth the scribe's W most confident nodes get W children each, until there are B nodes in all.",
         },
         "tv_sidebar_tree": {
@@ -42,14 +42,11 @@ TEXT = Texts(
             "CPU), so this section compares nothing here.",
         },
         "tv_no_scribe": {
-            "zh": "抄寫員「{scribe}」只會寫一行，不會在頁邊寫異文：它沒有模型，無法一次前向展開樹的一層。"
-            "這組模型會寫樹的抄寫員：{scribes}。在側欄換一位，就能比較。",
-            "en": "The scribe “{scribe}” writes lines only, never variants in the margin: it has no model to expand a "
-            "depth of a tree in one forward. This pair's scribes that draft trees: {scribes}. Choose one in the sidebar to compare.",
-        },
-        "tv_no_scribe_none": {
-            "zh": "抄寫員「{scribe}」只會寫一行，不會在頁邊寫異文；這組模型沒有會寫樹的抄寫員。",
-            "en": "The scribe “{scribe}” writes lines only, never variants in the margin; this pair has no scribe that drafts trees.",
+            "zh": "抄寫員「{scribe}」只會寫一行，不會在頁邊寫異文：一次前向展開樹的一層，要一位跑精簡前向的模型抄寫員"
+            "（n-gram 計數與照抄提示根本沒有模型）。在側欄換一位，就能比較。",
+            "en": "The scribe “{scribe}” writes lines only, never variants in the margin: expanding a depth of a tree in one "
+            "forward takes a model scribe on the lean forward (n-gram counts and prompt lookup have no model at all). Choose "
+            "another in the sidebar to compare.",
         },
         "tv_measured_on": {
             "zh": "量自這組模型的 {n} 個範例開頭，每個 {tokens} 個{unit}、跑一次；裝置 {device}，抄寫員「{scribe}」，溫度 {temperature:g}，"
