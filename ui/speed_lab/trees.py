@@ -24,12 +24,13 @@ from ui.shared.texts import TEXT as COMMON
 from ui.shared.theme import chart
 from ui.speed_lab.glance import cached_glance
 from ui.speed_lab.glance_plot import FLAT
-from ui.speed_lab.runs import cached_bench, measure_settings
+from ui.speed_lab.runs import REPEATS, cached_bench, measure_settings
 from ui.speed_lab.sections import RUN_ERRORS
+from ui.speed_lab.texts import TEXT as LAB
 from ui.speed_lab.trees_plot import glance_points, verify_cost_figure
 from ui.speed_lab.trees_texts import TEXT
 
-TREE_SHAPES = ("2-1-1", "2-2-1", "3-1-1", "2-2-2-1", "dynamic-2-8")  # small trees: a glance of at most 15 positions
+TREE_SHAPES = ("2-1-1", "2-2-1", "3-1-1", "2-2-2-1", "dynamic-2-8")  # small trees, the README's measured ones among them
 SAME = 0.005  # characters a glance within half a per cent read as "as many" (the figures are shown to two places)
 
 
@@ -99,8 +100,9 @@ def timed_glance(choice, prompt: str, runs: dict[str, dict]) -> GlanceTimes:
 
 def show_runs(runs: dict[str, dict], shape: str, chain: DecodeSettings, prompts: int) -> None:
     tree = runs["tree"]
-    st.caption(TEXT("tv_measured_on", n=prompts, tokens=chain.max_new_tokens, device=tree["device"], scribe=tree["scribe"],
-                    temperature=chain.sampling.temperature, seed=chain.seed))
+    runs_done = LAB.plain("runs_one") if REPEATS == 1 else LAB.plain("runs_many", n=REPEATS)
+    st.caption(TEXT("tv_measured_on", n=prompts, tokens=chain.max_new_tokens, runs=runs_done, device=tree["device"],
+                    scribe=tree["scribe"], temperature=chain.sampling.temperature, noise=chain.noise, seed=chain.seed))
     columns = {TEXT.plain("tv_col_chain", k=chain.k): runs["chain"],
                TEXT.plain("tv_col_tree", tree=shape, nodes=tree["most_nodes"]): tree}
     rows = {TEXT.plain(key): [cell(key, run) for run in columns.values()] for key in ROWS}

@@ -49,13 +49,12 @@ TEXT = Texts(
             "another in the sidebar to compare.",
         },
         "tv_measured_on": {
-            "zh": "量自這組模型的 {n} 個範例開頭，每個 {tokens} 個{unit}、跑一次；裝置 {device}，抄寫員「{scribe}」，溫度 {temperature:g}，"
-            "種子 {seed}。兩邊的加速都是對自己那次量測裡交錯跑的墨卿獨寫（最快的寫法）而言；括號是 90% 區間。",
-            "en": "Measured on the pair's {n} example prompts, {tokens} {units} each, run once; device {device}, scribe "
-            "“{scribe}”, temperature {temperature:g}, seed {seed}. Each speedup is against the master alone (at his fastest) "
-            "interleaved in its own measurement; in brackets its 90% interval.",
+            "zh": "量自這組模型的 {n} 個範例開頭，每個 {tokens} 個{unit}、跑 {runs}；裝置 {device}，抄寫員「{scribe}」，溫度 {temperature:g}，"
+            "手抖 {noise:g}，種子 {seed}。兩邊的加速都是對自己那次量測裡交錯跑的墨卿獨寫（最快的寫法）而言；括號是 90% 區間。",
+            "en": "Measured on the pair's {n} example prompts, {tokens} {units} each, {runs}; device {device}, scribe "
+            "“{scribe}”, temperature {temperature:g}, shaky hand {noise:g}, seed {seed}. Each speedup is against the master "
+            "alone (at his fastest) interleaved in its own measurement; in brackets its 90% interval.",
         },
-        "tv_col_measure": {"zh": "實測", "en": "measured"},
         "tv_col_chain": {"zh": "鏈：一行 k = {k}", "en": "chain: a line of k = {k}"},
         "tv_col_tree": {"zh": "樹：{tree}（至多 {nodes} 個節點）", "en": "tree: {tree} (up to {nodes} nodes)"},
         "tv_row_tpf": {"zh": "墨卿每看一眼得到的{unit}數", "en": "{Units} per master glance"},
