@@ -349,3 +349,28 @@ def test_the_upload_limit_is_the_import_limit_rounded_up():
 
     config = tomllib.loads((Path(__file__).resolve().parent.parent / ".streamlit" / "config.toml").read_text())
     assert config["server"]["maxUploadSize"] == math.ceil(MAX_TRACE_BYTES / 1_000_000)
+
+
+def test_a_tree_run_is_listed_by_its_shape_and_not_by_the_k_it_never_read(store, traces):
+    store.save(_as_tree_run(traces["lm3"]))
+    store.save(traces["lm3"])
+    rows = {row.tree: row for row in store.list()}
+    assert set(rows) == {"2-1", ""}
+    assert rows["2-1"].k is None and rows[""].k == 3
+    assert [row.tree for row in store.list(RunFilter(k=3))] == [""]
+
+
+def test_an_archive_made_before_trees_gains_the_column_and_lists_its_runs_as_chains(tmp_path, traces):
+    path = tmp_path / "old.sqlite"
+    Archive(path).save(traces["lm3"])
+    with sqlite3.connect(path) as db:
+        db.execute("ALTER TABLE runs DROP COLUMN tree")
+    (row,) = Archive(path).list()
+    assert row.tree == "" and row.k == 3
+    with sqlite3.connect(path) as db:
+        assert "tree" in [name for _, name, *_ in db.execute("PRAGMA table_info(runs)")]
+
+
+def _as_tree_run(good: str) -> str:
+    """The tiny pair's master has no tree forward: a chain's file that says it drafted the tree 2-1."""
+    return broken(good, lambda d: d["settings"].update(tree="2-1"))

@@ -21,6 +21,8 @@ ADDRESSES = {
     "huge numbers": {"pair": "tiny", "seed": "9" * 400, "max_new": str(10**30), "large": "maybe"},
     "a temperature below the floor": {"pair": "tiny", "temperature": "1e-40"},  # #38: NaN in the trace
     "markup": {"pair": "tiny", "prompt": '<img src=x onerror=alert(1)>![t](http://127.0.0.1:9/x.png)', "other": "a,b"},
+    "shapes the core refuses": {"pair": "tiny", "shape": "8-8-8-8-8-8-8-8-8-8-8-8-8-8-8-8-8-8-8-8-8-8-8-8-8-8-8-8-8-8-8-8-8"},
+    "a tree these models cannot draw": {"pair": "tiny", "shape": "dynamic-8-128"},  # the tiny master lacks the lean forward
 }
 
 
@@ -35,7 +37,8 @@ def test_every_page_survives_every_hostile_link(page, query):
 @pytest.mark.parametrize(
     "key, value",
     [("pair", "../../etc"), ("scribe", "evil"), ("device", "meta"), ("language", "xx"), ("k", "999"), ("seed", "-1"),
-     ("temperature", "1e-40"), ("temperature", "0.001")],
+     ("temperature", "1e-40"), ("temperature", "0.001"), ("shape", "evil"), ("shape", "9-1"), ("shape", "8-8-8"),
+     ("shape", "dynamic-2-999"), ("shape", "<b>2-2</b>")],
 )
 def test_a_refused_link_value_is_named_never_silently_replaced(key, value):
     query = {"language": "en", **({"pair": "tiny"} if key == "scribe" else {}), key: value}

@@ -6,6 +6,7 @@ from ui.iron_rule import inputs, sections
 from ui.iron_rule.texts import TEXT
 from ui.shared.persist import remembered
 from ui.shared.sidebar import current_choice
+from ui.shared.texts import TEXT as COMMON
 
 choice, pair = current_choice()
 st.title(TEXT("title"))
@@ -17,6 +18,8 @@ mode = st.radio(TEXT("mode"), list(modes), format_func=modes.get, horizontal=Tru
 counts = {1: TEXT("variants_one"), 2: TEXT("variants_two")}
 variants = st.radio(TEXT("variants"), list(counts), format_func=counts.get, horizontal=True,
                     **remembered("iron_variants", 1))
+if mode == "real" and choice.settings.tree:  # the run's text is the tree run's; the page's variants are its own
+    st.caption(COMMON("tree_not_on_iron_rule", shape=choice.settings.tree))
 position = inputs.toy_position() if mode == "toy" else inputs.real_position(choice)
 dists = distributions(position)
 shown = sections.Shown(position, dists)

@@ -35,6 +35,9 @@ rule = right.selectbox(TEXT("rule"), menu, format_func=rule_names.get, **remembe
 (st.success if rule == "exact" else st.warning)(EXPLANATIONS[rule][language()])
 if tree_mode:
     st.info(TEXT("tree_note", shape=shape, first=branching[0], second=branching[1]))
+if choice.settings.tree:  # the page's own switch decides its draft: the sidebar's tree is not this page's
+    st.caption(COMMON("tree_not_on_proof_tree", shape=choice.settings.tree, branching=shape) if tree_mode
+               else COMMON("tree_not_on_proof_chain", shape=choice.settings.tree, k=choice.settings.k))
 st.caption(TEXT("hint_tree" if tree_mode else "hint_poor"))
 if total == recorded.PROOF_SAMPLES and not tree_mode:
     st.caption(TEXT("class_size", n=total))
@@ -44,7 +47,7 @@ except PairError as error:
     st.error(COMMON("cannot_run", error=explain(error)))
     st.stop()
 
-settings = replace(choice.settings, rule=rule)
+settings = replace(choice.settings, rule=rule, tree="")  # a chain of k, or the branching above
 key = (choice.pair, choice.device, choice.scribe, tuple(ids), settings, total, branching)
 runs = st.session_state.setdefault("proof_runs", {})
 start, stop = st.columns(2)

@@ -70,7 +70,8 @@ CREATE TABLE IF NOT EXISTS runs (
     tokens INTEGER NOT NULL,
     alpha REAL,
     tokens_per_target_forward REAL NOT NULL,
-    trace BLOB NOT NULL                -- zlib-compressed Trace JSON
+    trace BLOB NOT NULL,               -- zlib-compressed Trace JSON
+    tree TEXT NOT NULL DEFAULT ''      -- the drafted tree's shape (settings.tree), '' for a chain of k
 );
 CREATE INDEX IF NOT EXISTS runs_pair ON runs (pair);
 CREATE INDEX IF NOT EXISTS runs_scribe ON runs (scribe);
@@ -80,7 +81,7 @@ CREATE INDEX IF NOT EXISTS runs_created ON runs (created_at);
 
 _COLUMNS = (  # a summary of each run, never its trace: a visit to the table sends these and nothing more
     f"id, created_at, source, pair, scribe, mode, k, temperature, seed, substr(prompt_text, 1, {KEPT_CHARS}), "
-    f"substr(text, 1, {KEPT_CHARS}), tokens, alpha, tokens_per_target_forward"
+    f"substr(text, 1, {KEPT_CHARS}), tokens, alpha, tokens_per_target_forward, tree"
 )
 
 
@@ -111,7 +112,7 @@ class RunRow:
     pair: str
     scribe: str
     mode: str
-    k: int | None
+    k: int | None  # None for a tree run, which drafts by its shape and never reads k
     temperature: float | None
     seed: int | None
     prompt_preview: str  # the first PREVIEW_CHARS characters, and … where the prompt goes on
@@ -119,6 +120,7 @@ class RunRow:
     tokens: int
     alpha: float | None
     tokens_per_target_forward: float
+    tree: str = ""  # the tree's shape, "" for a chain
 
 
 @dataclass(frozen=True)
@@ -251,6 +253,7 @@ class Archive:
                             f"this app reads version {ARCHIVE_SCHEMA}"
                         )
                     _shorten_old_previews(db)
+                    _add_tree_column(db)
             except (sqlite3.DatabaseError, OSError) as error:
                 raise ArchiveError(f"the archive {self.path} cannot be opened ({error})") from error
             self._ready = True
@@ -296,6 +299,13 @@ def _make_room(db: sqlite3.Connection, kept: int) -> None:
     db.executemany("DELETE FROM runs WHERE id = ?", dropped)
 
 
+def _add_tree_column(db: sqlite3.Connection) -> None:
+    """Archives made before trees lack the tree column; their runs are chains (adding it keeps layout version 1:
+    an older app names the columns it reads and writes, so it still opens the file)."""
+    if "tree" not in [name for _, name, *_ in db.execute("PRAGMA table_info(runs)")]:
+        db.execute("ALTER TABLE runs ADD COLUMN tree TEXT NOT NULL DEFAULT ''")
+
+
 def _shorten_old_previews(db: sqlite3.Connection) -> None:
     """Rows saved before previews kept the whole prompt and text (one was 3.3 million characters)."""
     db.execute(
@@ -323,12 +333,14 @@ def _row_fields(trace: Trace) -> dict:
     summary = summarize(trace)
     settings = trace.settings
     sampling = settings.get("sampling") if isinstance(settings.get("sampling"), dict) else {}
+    tree = settings.get("tree") if isinstance(settings.get("tree"), str) else ""
     return {
         "digest": content_digest(trace),
         "pair": trace.pair,
         "scribe": trace.scribe,
         "mode": trace.mode,
-        "k": _number(settings.get("k"), int),
+        "k": None if tree else _number(settings.get("k"), int),  # a tree's depth is its shape's
+        "tree": tree,
         "temperature": _number(sampling.get("temperature"), float),
         "seed": _number(settings.get("seed"), int),
         "prompt_text": trace.prompt_text[:KEPT_CHARS],

@@ -33,8 +33,13 @@ def scribe_name(row: RunRow) -> str:
 
 def choice_label(row: RunRow) -> str:
     time = row.created_at.strftime("%m-%d %H:%M")
-    facts = dict(id=row.id, time=time, pair=row.pair, scribe=scribe_name(row), k=row.k)
+    facts = dict(id=row.id, time=time, pair=row.pair, scribe=scribe_name(row), shape=shape_name(row))
     return TEXT.plain("choice_label", prompt=row.prompt_preview[:12], **facts)  # a menu's options draw no Markdown
+
+
+def shape_name(row: RunRow) -> str:
+    """How the run drafted: its tree's shape, or k for a chain."""
+    return TEXT.plain("tree_shape", shape=row.tree) if row.tree else f"k={row.k}"
 
 
 def table(rows: list[RunRow]) -> dict[str, list]:
@@ -45,6 +50,7 @@ def table(rows: list[RunRow]) -> dict[str, list]:
         TEXT("pair"): [r.pair for r in rows],
         TEXT("scribe"): [scribe_name(r) for r in rows],
         "k": [r.k for r in rows],
+        TEXT("col_tree"): [r.tree or TEXT.plain("chain") for r in rows],
         TEXT("col_temperature"): [r.temperature for r in rows],
         TEXT("col_seed"): [r.seed for r in rows],
         TEXT("col_prompt"): [without_bidi(r.prompt_preview) for r in rows],
@@ -60,7 +66,7 @@ def table_columns() -> dict:
     numbers = {c: st.column_config.NumberColumn(TEXT.plain(c), format="%.2f", help=TEXT.plain(f"{c}_help"), width="small")
                for c in ("col_alpha", "col_per_forward")}
     narrow = {c: st.column_config.Column(TEXT.plain(c), width="small")
-              for c in ("col_id", "col_temperature", "col_seed", "col_tokens", "col_created", "col_source")}
+              for c in ("col_id", "col_temperature", "col_seed", "col_tokens", "col_created", "col_source", "col_tree")}
     return {TEXT.plain(c): config for c, config in (numbers | narrow).items()} | {"k": st.column_config.Column("k", width="small")}
 
 
@@ -100,7 +106,7 @@ def show_run(store: Archive, row: RunRow) -> None:
     st.subheader(TEXT("run_title", id=row.id))
     source = TEXT(f"source_{row.source}")
     time = row.created_at.strftime("%Y-%m-%d %H:%M:%S")
-    facts = dict(time=time, pair=row.pair, scribe=scribe_name(row), k=row.k, temperature=row.temperature, seed=row.seed)
+    facts = dict(time=time, pair=row.pair, scribe=scribe_name(row), shape=shape_name(row), temperature=row.temperature, seed=row.seed)
     st.caption(TEXT("run_facts", source=source, **facts))
     try:
         trace_json = store.get(row.id)

@@ -15,10 +15,13 @@ import streamlit as st
 import torch
 from streamlit.logger import get_logger
 
+from specdec_core.decoding.generate import check_drafts_trees
 from specdec_core.pairs.any_models import load_pair_from_folder
 from specdec_core.pairs.pair import PairError
 from specdec_core.pairs.registry import PAIR_LOADERS, available_pairs, load_pair
 from specdec_core.runtimes.device import pick_device
+from specdec_core.runtimes.lean_llama import cached_lm_for
+from specdec_core.settings import DecodeSettings, Refusal
 
 MODEL_DIR_VAR = "SCRIPTORIUM_MODEL_DIR"
 OTHER_PAIRS_KEPT = 2  # loaded pairs of the server's own folder held in memory at once
@@ -69,3 +72,23 @@ def pair_names() -> list[str]:
 def device_names() -> list[str]:
     """"auto" picks CUDA when present; the others let a teacher compare."""
     return ["auto", "cpu"] + (["cuda"] if torch.cuda.is_available() else [])
+
+
+def tree_refusal(pair_name: str, device: str, scribe: str, settings: DecodeSettings) -> Refusal | None:
+    """Why this pair's master and this scribe cannot draft the settings' tree, as the run itself would refuse
+    it (generate.check_drafts_trees: a scribe without a model, a master without the lean forward); None
+    when they can, or when the settings draft a chain."""
+    if not settings.tree:
+        return None
+    return _trees_refused(pair_name, _device_key(device), scribe)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _trees_refused(pair_name: str, device: str, scribe: str) -> Refusal | None:
+    """Once per server for each scribe: the answer depends on the models alone, and asking builds their forwards."""
+    pair = cached_pair(pair_name, device)
+    try:
+        check_drafts_trees(cached_lm_for(pair.target), pair.draft(scribe))
+    except Refusal as refusal:
+        return refusal
+    return None

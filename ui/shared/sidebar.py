@@ -16,11 +16,11 @@ import streamlit as st
 
 from specdec_core.pairs.pair import ModelPair, PairError
 from specdec_core.pairs.registry import RunDefaults, run_defaults
-from specdec_core.settings import MIN_TEMPERATURE, DecodeSettings, SamplingConfig
+from specdec_core.settings import MIN_TEMPERATURE, DecodeSettings, SamplingConfig, tree_nodes, tree_shape
 from ui.shared.errors import explain
 from ui.shared.i18n import DEFAULT_LANGUAGE, LANGUAGES
-from ui.shared.models import cached_pair, device_names, other_pairs_allowed, pair_names
-from ui.shared.scribes import scribe_labels
+from ui.shared.models import cached_pair, device_names, other_pairs_allowed, pair_names, tree_refusal
+from ui.shared.scribes import scribe_label, scribe_labels
 from ui.shared.texts import TEXT
 from ui.shared.units import keep_unit_of
 
@@ -59,12 +59,23 @@ def _temperature(text: str) -> float:
     return SamplingConfig(temperature=float(text)).temperature
 
 
+def _shape(text: str) -> str:
+    """A tree's name the core runs (settings.tree_shape is the one judge), written plainly; "" a chain of k."""
+    shape = tree_shape(text)
+    if shape is None:
+        return ""
+    return f"dynamic-{shape.width}-{shape.budget}" if shape.width else "-".join(map(str, shape.branching))
+
+
 def _flag(text: str) -> bool:
     if text.lower() not in ("true", "false"):
         raise ValueError(text)
     return text.lower() == "true"
 
 
+# The draft's shapes the sidebar offers, chain first: a few static trees (children per depth) and EAGLE-2's growth.
+# A link or a replayed run may name any other the core runs; the menu then offers it too.
+SHAPES = ("", "2-1", "2-2", "2-1-1", "2-2-1", "3-2-1-1", "2-2-2-1", "dynamic-2-8", "dynamic-3-16")
 KNOBS = {
     "language": Knob(str, DEFAULT_LANGUAGE, options=tuple(LANGUAGES)),
     "large": Knob(_flag, False),
@@ -76,6 +87,7 @@ KNOBS = {
     "scribe": Knob(str),
     "noise": Knob(float, 0.0, 0.0, 1.0),
     "k": Knob(int, RunDefaults.k, 1, 12),
+    "shape": Knob(_shape, "", shown=", ".join(SHAPES[1:]) + " …"),  # not "tree": the proof page's own switch is
     "temperature": Knob(_temperature, RunDefaults.temperature, 0.0, 2.0, shown=f"0, {MIN_TEMPERATURE:g}–2"),
     "top_p": Knob(float, RunDefaults.top_p, 0.05, 1.0),
     "seed": Knob(int, 0, 0, 2**31 - 1),
@@ -161,7 +173,8 @@ def adopt_run_settings(trace, run_key: str) -> bool:
     settings, sampling = trace.settings, trace.settings.get("sampling") or {}
     wanted = {"pair": trace.pair, "scribe": trace.scribe, "k": settings.get("k"), "seed": settings.get("seed"),
               "noise": settings.get("noise"), "max_new": settings.get("max_new_tokens"),
-              "temperature": sampling.get("temperature"), "top_p": sampling.get("top_p")}
+              "temperature": sampling.get("temperature"), "top_p": sampling.get("top_p"),
+              "shape": settings.get("tree", "")}  # a chain's trace has no tree
     if trace.pair not in pair_names():
         return False
     changed = False
@@ -180,8 +193,15 @@ def _fits(key: str, value) -> bool:
     """Whether the sidebar's widget for `key` can show `value`."""
     knob = KNOBS[key]
     if knob.low is None:
-        return isinstance(value, str)
+        return isinstance(value, str) and _reads(knob, value)
     return isinstance(value, (int, float)) and not isinstance(value, bool) and knob.low <= value <= knob.high
+
+
+def _reads(knob: Knob, value: str) -> bool:
+    try:
+        return knob.read(value) == value
+    except ValueError:
+        return False
 
 
 def presenter_strip(pages: list) -> None:
@@ -286,7 +306,10 @@ def _run_widgets(bar, pair: ModelPair, pair_name: str, device: str, max_new: int
     names = scribe_labels(ladder)  # the id stays the value (links, traces); the reader sees a name in their language
     scribe = bar.select_slider(TEXT("scribe"), ladder, format_func=names.get, help=TEXT("scribe_help"), **_widget("scribe"))
     noise = bar.slider(TEXT("noise"), 0.0, 1.0, step=0.05, help=TEXT("noise_help"), **_widget("noise"))
-    k = bar.slider(TEXT("k"), 1, 12, **_widget("k"))
+    refusal = _tree_refused(pair_name, device, scribe)
+    tree_chosen = bool(st.session_state.get("shape")) and refusal is None
+    k = bar.slider(TEXT("k"), 1, 12, disabled=tree_chosen, help=TEXT("k_help_tree") if tree_chosen else None, **_widget("k"))
+    tree = _shape_widget(bar, k, refusal)
     temperature = bar.slider(TEXT("temperature"), 0.0, 2.0, step=0.05, **_widget("temperature"))
     top_p = bar.slider(TEXT("top_p"), 0.05, 1.0, step=0.05, **_widget("top_p"))
     seed = bar.number_input(TEXT("seed"), 0, 2**31 - 1, **_widget("seed"))
@@ -299,8 +322,50 @@ def _run_widgets(bar, pair: ModelPair, pair_name: str, device: str, max_new: int
     prompt = bar.text_input(TEXT("prompt"), **_widget("prompt"))
     bar.pills(TEXT("examples"), pair.example_prompts, key="example", on_change=_use_example)
     sampling = SamplingConfig(temperature=temperature, top_k=0, top_p=top_p)
-    settings = DecodeSettings(k=k, sampling=sampling, seed=int(seed), max_new_tokens=max_new, noise=noise)
+    settings = DecodeSettings(k=k, sampling=sampling, seed=int(seed), max_new_tokens=max_new, noise=noise, tree=tree)
     return RunChoice(pair_name, device, scribe, prompt, settings)
+
+
+def _tree_refused(pair_name: str, device: str, scribe: str) -> str | None:
+    """Why these models draft a chain instead of the chosen tree, in the reader's language: the question the run
+    itself asks (models.tree_refusal). None where no tree is chosen or they can draw it."""
+    shape = st.session_state.get("shape", "")
+    refusal = tree_refusal(pair_name, device, scribe, DecodeSettings(tree=shape)) if shape else None
+    if refusal is None:
+        return None
+    values = {**refusal.values, "scribe": scribe_label(scribe)} if "scribe" in refusal.values else refusal.values
+    return TEXT.plain(f"error_{refusal.reason}", **values)
+
+
+def _shape_widget(bar, k: int, refusal: str | None) -> str:
+    """The draft's shape: the tree the run draws, or "" for a chain of k. A tree run drafts to the tree's depth,
+    so k is not used; where these models cannot draw a tree the run is a chain of k, said plainly, and the shape
+    stays chosen for the next scribe that can."""
+    chosen = st.session_state.get("shape", "")
+    menu = list(SHAPES) + ([chosen] if chosen not in SHAPES else [])  # a link's or a replayed run's own tree
+    labels = {shape: shape_label(shape) for shape in menu}  # read now, in this run's language
+    shape = bar.selectbox(TEXT("shape"), menu, format_func=labels.get, help=TEXT("shape_help"), **_widget("shape"))
+    if not shape:
+        return ""
+    if refusal is not None:
+        bar.warning(TEXT("tree_refused", k=k, why=refusal))
+        return ""
+    tree = tree_shape(shape)
+    if tree.width:
+        bar.caption(TEXT("shape_grows", width=tree.width, budget=tree.budget))
+    else:
+        bar.caption(TEXT("shape_depths", depths=tree.max_depth, nodes=tree_nodes(tree.branching)))
+    return shape
+
+
+def shape_label(shape: str) -> str:
+    """A draft's shape in words, read from its name (no Markdown: for menus and filled texts)."""
+    tree = tree_shape(shape)
+    if tree is None:
+        return TEXT.plain("shape_chain")
+    if tree.width:
+        return TEXT.plain("shape_dynamic", width=tree.width, budget=tree.budget)
+    return TEXT.plain("shape_static", shape=shape, depths=tree.max_depth, nodes=tree_nodes(tree.branching))
 
 
 def _use_example() -> None:

@@ -95,15 +95,15 @@ TEXT = Texts(
             "en": "each depth of a tree has 1 to {most} children per node; got {value}",
         },
         "error_tree_too_big": {
-            "zh": "樹 {value} 有 {nodes} 個節點；師父一眼核對 1 到 {most} 個",
+            "zh": "樹 {value} 有 {nodes} 個節點；墨卿一眼核對 1 到 {most} 個",
             "en": "the tree {value} has {nodes} nodes; one glance of the master verifies 1 to {most}",
         },
         "error_tree_master": {
-            "zh": "樹狀草稿需要師父在 CPU 上以 float32 Llama 的精簡前向計算；這位師父用的是別種",
+            "zh": "草稿樹要墨卿以精簡前向計算（CPU 上的 float32 Llama）一眼核對；這組模型的墨卿用的是別種計算",
             "en": "a tree needs the lean forward of a float32 Llama on CPU for the master; this master runs another",
         },
         "error_tree_scribe": {
-            "zh": "書童 {scribe} 只能寫一條草稿：樹狀草稿需要以精簡前向計算的模型書童",
+            "zh": "抄寫員「{scribe}」只會寫一行草稿：草稿樹要由以精簡前向計算的模型抄寫員來寫",
             "en": "the scribe {scribe} drafts chains only: a tree needs a model scribe on the lean forward",
         },
         "error_token_outside_vocabulary": {
@@ -148,5 +148,49 @@ TEXT = Texts(
             "live; the live result replaces this one when it finishes.",
         },
         "running": {"zh": "墨卿與阿速正在抄寫…", "en": "The master and the scribe are writing…"},
+        # the draft's shape: one line (a chain of k) or a tree of variants pencilled in the margin
+        "shape": {"zh": "草稿形狀（頁邊異文）", "en": "Draft shape (variants in the margin)"},
+        "shape_help": {
+            "zh": "阿速可以只寫一行，也可以在頁邊用鉛筆批下異文：下一個字寫幾個，每個之下再為後一個字寫幾個，長成一棵草稿樹。"
+            "墨卿一眼核對整棵樹，沿著他收下的那一枝寫下去。",
+            "en": "A-Su may write one line, or pencil variants in the margin: a few for the next character, a few more under "
+            "each for the one after, so the draft grows into a tree. The master checks the whole tree in one glance and "
+            "writes on along the branch he accepts.",
+        },
+        "shape_chain": {"zh": "一行（鏈）", "en": "one line (chain)"},
+        "shape_static": {"zh": "草稿樹 {shape}：{depths} 層，共 {nodes} 個異文", "en": "draft tree {shape}: {depths} depths, {nodes} variants"},
+        "shape_dynamic": {
+            "zh": "隨信心生長：最有把握的 {width} 處各寫 {width} 個，至多 {budget} 個異文",
+            "en": "grown where A-Su is surest: {width} under each of his {width} surest, {budget} variants at most",
+        },
+        "shape_depths": {
+            "zh": "畫草稿樹時不用 k：每輪最多寫 {depths} 層，墨卿一眼核對整棵樹（至多 {nodes} 個異文）。",
+            "en": "With a tree, k is not used: each round drafts at most {depths} depths, and the master checks the whole "
+            "tree ({nodes} variants at most) in one glance.",
+        },
+        "shape_grows": {
+            "zh": "畫草稿樹時不用 k：樹往阿速最有把握的地方長，每輪至多 {budget} 個異文，長多深看他多有把握；墨卿一眼核對整棵樹。",
+            "en": "With a tree, k is not used: the tree grows where A-Su is surest, {budget} variants at most a round, as "
+            "deep as his confidence carries it; the master checks the whole tree in one glance.",
+        },
+        "k_help_tree": {"zh": "選了草稿樹，這一格不用：每輪寫多深由樹決定。", "en": "Not used with a tree: the tree decides how deep each round drafts."},
+        "tree_refused": {
+            "zh": "這次不畫草稿樹，照一行 {k} 個{unit}抄寫：{why}。",
+            "en": "This run drafts one line of {k} {units}, not a tree: {why}.",
+        },
+        "tree_not_on_iron_rule": {
+            "zh": "側欄選了草稿樹 {shape}：開頭與已寫的字取自那次抄寫，但這一頁只看其中一個位置，異文是上面選的一個或兩個，不是那棵樹。",
+            "en": "The sidebar chose the draft tree {shape}: the prompt and the text so far come from that run, but this page "
+            "looks at one position of it, with the one or two variants chosen above, not that tree.",
+        },
+        "tree_not_on_proof_chain": {
+            "zh": "側欄選了草稿樹 {shape}，這一頁不用它：這裡的阿速每輪最多寫一行 {k} 個{unit}。要證明樹，打開上面的草稿樹開關。",
+            "en": "The sidebar chose the draft tree {shape}; this page does not use it: here A-Su drafts one line of at most "
+            "{k} {units} a round. To prove a tree, switch on the draft tree above.",
+        },
+        "tree_not_on_proof_tree": {
+            "zh": "側欄選了草稿樹 {shape}，這一頁不用它：這裡畫的是上面選的樹 {branching}。",
+            "en": "The sidebar chose the draft tree {shape}; this page does not use it: it draws the tree chosen above, {branching}.",
+        },
     }
 )
