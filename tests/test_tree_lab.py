@@ -93,7 +93,8 @@ def table_cell(app, row_key: str, column: int) -> float:
 def test_the_section_measures_the_poetry_pairs_distilled_scribe_as_chain_and_tree():
     app = open_page("speed_lab", "en", pair="poetry", scribe="distilled", max_new="8")
     assert not app.exception
-    assert app.selectbox(key="tree_lab_shape").value == "2-1-1"
+    menu = app.selectbox(key="tree_lab_shape")
+    assert menu.options[0].startswith("draft tree 2-1-1") and menu.proto.default == 0  # the sidebar's words for it
     app.button(key="tree_lab_measure").click().run()
     assert not app.exception
     frame = app.table[0].value
@@ -108,9 +109,19 @@ def test_the_section_measures_the_poetry_pairs_distilled_scribe_as_chain_and_tre
     assert any(e.proto.id.endswith("tree_glance") for e in app.get("plotly_chart"))
 
 
+def test_the_sidebars_tree_is_the_one_measured():
+    app = open_page("speed_lab", "zh", pair="poetry", scribe="distilled", max_new="8", shape="2-2")
+    assert not app.exception
+    assert not [box for box in app.selectbox if box.key == "tree_lab_shape"]  # the sidebar's tree, not a menu
+    assert any(caption.value.startswith(TEXT.table["tv_sidebar_tree"]["zh"].split("{")[0]) for caption in app.caption)
+    app.button(key="tree_lab_measure").click().run()
+    assert not app.exception
+    assert list(app.table[0].value.columns)[1] == TEXT.table["tv_col_tree"]["zh"].format(tree="2-2", nodes=6)
+
+
 @pytest.mark.parametrize("language, query, key", [
-    ("zh", dict(pair="tiny", max_new="8"), "tv_no_master"),
-    ("en", dict(pair="poetry", scribe="trigram", max_new="8"), "tv_no_scribe"),
+    ("zh", dict(pair="tiny", max_new="8"), "tv_cannot_master"),
+    ("en", dict(pair="poetry", scribe="trigram", max_new="8"), "tv_cannot_scribe"),
 ])
 def test_a_pair_or_scribe_that_cannot_draft_a_tree_is_told_so_and_offered_nothing(language, query, key):
     app = open_page("speed_lab", language, **query)

@@ -13,13 +13,13 @@ import pandas as pd
 import streamlit as st
 
 from specdec_core.pairs.pair import PairError
-from specdec_core.runtimes.lean_llama import fits
 from specdec_core.services.bench import headline
 from specdec_core.services.glance import GLANCE_SIZES, GlanceTimes
 from specdec_core.settings import DecodeSettings
 from ui.shared.errors import explain
-from ui.shared.models import cached_pair
+from ui.shared.models import tree_refusal
 from ui.shared.run_slots import long_work
+from ui.shared.sidebar import SHAPES, shape_label
 from ui.shared.texts import TEXT as COMMON
 from ui.shared.theme import chart
 from ui.speed_lab.glance import cached_glance
@@ -30,17 +30,9 @@ from ui.speed_lab.texts import TEXT as LAB
 from ui.speed_lab.trees_plot import glance_points, verify_cost_figure
 from ui.speed_lab.trees_texts import TEXT
 
-TREE_SHAPES = ("2-1-1", "2-2-1", "3-1-1", "2-2-2-1", "dynamic-2-8")  # small trees, the README's measured ones among them
+# the sidebar's trees, without its chain; first the one the README measured closest to the best chain
+TREE_SHAPES = ("2-1-1", *(shape for shape in SHAPES if shape not in ("", "2-1-1")))
 SAME = 0.005  # characters a glance within half a per cent read as "as many" (the figures are shown to two places)
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def reads_trees(pair_name: str, device: str, scribe: str) -> tuple[bool, bool]:
-    """Whether the pair's master verifies a tree in one forward, and whether the scribe drafts one
-    (generate.check_drafts_trees refuses a run otherwise: this asks before a button offers one). Only the
-    chosen scribe is asked: another would load its weights for nothing."""
-    pair = cached_pair(pair_name, device)
-    return fits(pair.target), bool(getattr(pair.draft(scribe), "drafts_trees", False))
 
 
 def run_settings(settings: DecodeSettings, shape: str) -> tuple[DecodeSettings, DecodeSettings]:
@@ -53,15 +45,18 @@ def show_trees(choice, prompts: tuple[str, ...]) -> None:
     """The chain and the tree measured when asked, side by side; a scribe that cannot draft a tree is told so."""
     st.header(TEXT("tv_header"))
     st.markdown(TEXT("tv_intro"))
-    master_reads, scribe_drafts = reads_trees(choice.pair, choice.device, choice.scribe)
-    if not (master_reads and scribe_drafts):
-        st.info(TEXT("tv_no_scribe", scribe=choice.scribe) if master_reads else TEXT("tv_no_master"))
+    # the run's own question (generate.check_drafts_trees), asked before a button offers a run it would refuse
+    refusal = tree_refusal(choice.pair, choice.device, choice.scribe, replace(choice.settings, tree=TREE_SHAPES[0]))
+    if refusal is not None:
+        st.info(TEXT("tv_cannot_scribe" if refusal.reason == "tree_scribe" else "tv_cannot_master", why=explain(refusal)))
         return
     if choice.settings.tree:
         shape = choice.settings.tree
-        st.caption(TEXT("tv_sidebar_tree", tree=shape))
+        st.caption(TEXT("tv_sidebar_tree", tree=shape_label(shape)))
     else:
-        shape = st.selectbox(TEXT("tv_shape"), TREE_SHAPES, key="tree_lab_shape", help=TEXT("tv_shape_help"))
+        labels = {shape: shape_label(shape) for shape in TREE_SHAPES}  # read now, in this run's language (as the sidebar)
+        shape = st.selectbox(TEXT("tv_shape"), TREE_SHAPES, key="tree_lab_shape", format_func=labels.get,
+                             help=TEXT("tv_shape_help"))
     chain, tree = run_settings(choice.settings, shape)
     key = repr((choice.pair, choice.device, choice.scribe, chain, tree, prompts))
     asked = st.session_state.setdefault("tree_lab_measured", set())

@@ -36,17 +36,14 @@ TEXT = Texts(
             "en": "Measuring: a line (the chain), then a tree ({tree}), {n} prompts of {tokens} {units} each, then the "
             "master's glance timed…",
         },
-        "tv_no_master": {
-            "zh": "這組模型的墨卿無法一眼校完一棵樹（需要 CPU 上 float32 的 Llama 精簡前向），所以這一節不比較。",
-            "en": "This pair's master cannot check a tree in one glance (that needs the lean forward of a float32 Llama on "
-            "CPU), so this section compares nothing here.",
+        "tv_cannot_master": {
+            "zh": "這一節比較一行與一棵草稿樹，但這組模型寫不了樹：{why}。",
+            "en": "This section compares a line with a drafted tree, and these models cannot draft a tree: {why}.",
         },
-        "tv_no_scribe": {
-            "zh": "抄寫員「{scribe}」只會寫一行，不會在頁邊寫異文：一次前向展開樹的一層，要一位跑精簡前向的模型抄寫員"
-            "（n-gram 計數與照抄提示根本沒有模型）。在側欄換一位，就能比較。",
-            "en": "The scribe “{scribe}” writes lines only, never variants in the margin: expanding a depth of a tree in one "
-            "forward takes a model scribe on the lean forward (n-gram counts and prompt lookup have no model at all). Choose "
-            "another in the sidebar to compare.",
+        "tv_cannot_scribe": {
+            "zh": "這一節比較一行與一棵草稿樹，但這位抄寫員寫不了樹：{why}（n-gram 計數與照抄提示都沒有模型）。在側欄換一位模型抄寫員，就能比較。",
+            "en": "This section compares a line with a drafted tree, and this scribe cannot draft a tree: {why} (n-gram "
+            "counts and prompt lookup have no model at all). Choose a model scribe in the sidebar to compare.",
         },
         "tv_measured_on": {
             "zh": "量自這組模型的 {n} 個範例開頭，每個 {tokens} 個{unit}、跑 {runs}；裝置 {device}，抄寫員「{scribe}」，溫度 {temperature:g}，"
