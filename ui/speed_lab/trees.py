@@ -2,7 +2,8 @@
 
 Both runs are the lab's own measurement (runs.cached_bench: the same prompts, seed, temperature and length,
 each interleaved with the master alone), so a chain run is the one the page's measurement above made. The
-glance's cost by size is the glance section's measurement (glance.cached_glance), not a second one. The
+glance's cost by size is the glance section's measurement (the same glance.cached_glance call; a second one
+only for a tree whose glance checks more positions than that measurement's largest). The
 verdict is computed from the two reports by `tree_verdict`, a pure function, so a test can hand it numbers.
 """
 from __future__ import annotations
