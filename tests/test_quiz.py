@@ -5,25 +5,29 @@ each claim holds, with the project's own functions (verify, the round, theory, o
 N times) on hand-built distributions, or from the recorded speed run where a measurement decides it.
 The right option must be the one whose claim holds; every other claim the check computes must fail.
 """
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pytest
 import torch
 
 from app_pages import open_page
-from specdec_core.algorithm.round import speculative_round
+from specdec_core.algorithm.round import speculative_round, tree_round
+from specdec_core.algorithm.rules import RULES
 from specdec_core.algorithm.stats import total_variation
 from specdec_core.algorithm.theory import best_k, expected_acceptance, expected_tokens_per_round, speedup
-from specdec_core.algorithm.verify import verify
+from specdec_core.algorithm.tree_verify import tree_verify
+from specdec_core.algorithm.verify import residual, verify
 from specdec_core.decoding import one_position
 from specdec_core.decoding.generate import plain_generate
 from specdec_core.decoding.round_models import FixedScores
 from specdec_core.pairs.registry import load_pair
 from specdec_core.runtimes.cached_lm import last_logits
 from specdec_core.services import recorded
-from specdec_core.settings import DecodeSettings
+from specdec_core.settings import DecodeSettings, tree_nodes
 from ui.iron_rule import runs as iron_rule_data
-from ui.parable.quiz import QUESTIONS, QUIZ
+from ui.parable.quiz import CODA, QUESTIONS, QUIZ
 from ui.shared.i18n import markdown_literal
 
 DRAWS = 40_000  # per simulated law: a frequency's standard error is at most 0.0025
@@ -241,12 +245,92 @@ def act5_poor_scribe(tiny):
     return {"output_changes": not exact, "exact_but_slower": exact and slower}
 
 
+# ---- the coda: variants in the margin ----
+
+MARGIN_P = torch.tensor([0.40, 0.25, 0.15, 0.12, 0.08])  # the master's intent at one position
+MARGIN_Q = torch.tensor([0.15, 0.40, 0.25, 0.05, 0.15])  # the scribe's: he over-writes the second and third
+ROWS = 40_000
+
+
+def margin_walk(p: torch.Tensor, q: torch.Tensor, tokens: torch.Tensor, rule: str):
+    """tree_verify over ROWS rows of two siblings under the root, p and q the same after every node."""
+    width = tokens.shape[1] + 1
+    return tree_verify(p.expand(ROWS, width, -1).clone(), q.expand(ROWS, width, -1).clone(), tokens,
+                       torch.full((tokens.shape[1],), -1), torch.Generator().manual_seed(1), RULES[rule])
+
+
+def margin_next_variant(tiny):
+    """Two variants drawn i.i.d. from q: the second's recorded r(x) is the residual's, and the page follows p;
+    the broken tree-no-residual, which tries it against p, does not."""
+    tokens = torch.multinomial(MARGIN_Q.expand(ROWS, -1), 2, replacement=True, generator=torch.Generator().manual_seed(0))
+    written = {}
+    for rule in ("exact", "tree-no-residual"):
+        verdict = margin_walk(MARGIN_P, MARGIN_Q, tokens, rule)
+        first = torch.where(verdict.n_accepted > 0, tokens.gather(1, verdict.path[:, :1].clamp(min=0))[:, 0], verdict.next_token)
+        written[rule] = one_position.frequencies(first.numpy(), len(MARGIN_P))
+        if rule == "exact":
+            second = verdict.tried[:, 1]
+            x, r_x = tokens[second, 1], verdict.r_x[second, 1]
+            assert int(second.sum()) > 1000  # the first is struck often: the second is tried
+    p = MARGIN_P.numpy()
+    exact = total_variation(written["exact"], p) < CLOSE
+    assert total_variation(written["tree-no-residual"], p) > 5 * CLOSE  # the check can tell a biased page
+    return {
+        "whole_intent": torch.allclose(r_x, MARGIN_P[x]) and exact,
+        "what_is_left": torch.allclose(r_x, residual(MARGIN_P[None], MARGIN_Q[None])[0, x]) and exact,
+        "scribe_hand": torch.allclose(r_x, MARGIN_Q[x]),
+    }
+
+
+class CountingTree(FixedScores):
+    """The same scores after any node, counting the master's tree forwards and the scribe's depth forwards."""
+
+    def __init__(self, logits: torch.Tensor):
+        super().__init__(logits)
+        self.glances, self.drafts = 0, 0
+
+    def score_tree(self, contexts, tokens, parents):
+        self.glances += 1
+        return super().score_tree(contexts, tokens, parents)
+
+    def tree_logits(self, contexts, tokens, parents, n_last):
+        self.drafts += 1
+        return super().tree_logits(contexts, tokens, parents, n_last)
+
+
+def margin_glances(tiny):
+    target_logits, draft_logits = toy_logits(TOY)
+    master, scribe = CountingTree(target_logits), CountingTree(draft_logits)
+    settings = replace(TOY.decode_settings(), tree="2-2-1")
+    result = tree_round(master, scribe, torch.zeros((1, 3), dtype=torch.long), settings.shape, settings, torch.Generator().manual_seed(0))
+    nodes, depths = result.tokens.shape[1], settings.shape.max_depth
+    assert nodes == tree_nodes((2, 2, 1)) and scribe.drafts == depths  # the scribe: one forward a depth
+    return {"one": master.glances == 1, "per_depth": master.glances == depths, "per_variant": master.glances == nodes}
+
+
+def margin_same_twice(tiny):
+    """The same character drafted twice where q(x) > p(x): after the first is struck, how often the second stays."""
+    p, q = torch.tensor([0.2, 0.5, 0.3]), torch.tensor([0.6, 0.2, 0.2])
+    tokens = torch.zeros((ROWS, 2), dtype=torch.long)
+    stays = {}
+    for rule in ("exact", "tree-no-residual"):
+        verdict = margin_walk(p, q, tokens, rule)
+        struck = verdict.tried[:, 0] & ~verdict.accepted[:, 0]
+        assert int(struck.sum()) > 1000 and bool(verdict.tried[struck, 1].all())
+        stays[rule] = float(verdict.accepted[struck, 1].float().mean())
+    chance = float(p[0] / q[0])
+    assert abs(stays["tree-no-residual"] - chance) < 0.02  # tried against p again, it would get the same chance
+    return {"struck_too": stays["exact"] == 0.0, "same_chance": abs(stays["exact"] - chance) < 0.02,
+            "always_kept": stays["exact"] == 1.0}
+
+
 CHECKS = {check.__name__: check for check in (
     act1_per_character, act1_why_slow, act1_forward_time,
     act2_glances, act2_own_ideas, act2_glance_cost,
     act3_after_rejection, act3_sealed_alone, act3_least,
     act4_keep_prob, act4_residual, act4_resample_p,
     act5_alpha, act5_larger_k, act5_poor_scribe,
+    margin_next_variant, margin_glances, margin_same_twice,
 )}
 
 
@@ -256,7 +340,7 @@ def tiny_pair():
 
 
 def test_every_act_has_three_questions_in_both_languages():
-    assert sorted(QUIZ) == [1, 2, 3, 4, 5] and all(len(questions) == 3 for questions in QUIZ.values())
+    assert list(QUIZ) == [1, 2, 3, 4, 5, CODA] and all(len(questions) == 3 for questions in QUIZ.values())
     for question in QUESTIONS.values():
         claims = [option.claim for option in question.options]
         assert len(set(claims)) == len(claims) >= 2 and question.right in claims
@@ -314,3 +398,18 @@ def test_the_page_shows_the_teachers_key_in_both_languages(language, title):
             answer = question.options[question.right_index].text[language]
             for text in (question.ask[language], answer, question.key[language]):
                 assert markdown_literal(text) in shown
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_the_coda_tells_the_variants_in_the_margin_in_both_languages(language):
+    """The coda stands after the five acts with its story, its algorithm and its three questions, in the reader's language."""
+    from ui.parable.texts import TEXT
+
+    app = open_page("parable", language)
+    assert not app.exception
+    titles = [header.value for header in app.subheader]
+    coda = titles.index(TEXT.table["coda_title"][language])
+    assert coda > titles.index(TEXT.table["act5_title"][language])
+    story = {TEXT.table[key][language] for key in ("coda", "coda_is")}
+    assert story <= {markdown.value for markdown in app.markdown} | {caption.value for caption in app.caption}
+    assert any(radio.key == f"quiz_margin_same_twice_{language}" for radio in app.radio)

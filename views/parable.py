@@ -1,7 +1,7 @@
-"""The parable (home): five short acts and an epilogue, each linked to the page that performs it on a real run."""
+"""The parable (home): five short acts, an epilogue and a coda, each linked to the page that performs it on a real run."""
 import streamlit as st
 
-from ui.parable.quiz import answer_key, check_yourself
+from ui.parable.quiz import CODA, answer_key, check_yourself
 from ui.parable.scenarios import scenario_buttons
 from ui.parable.texts import MAPPING, TEXT
 from ui.shared.i18n import language
@@ -38,6 +38,14 @@ with st.container(border=True):  # the scribe who reads the master's notes: the 
     st.caption(TEXT("epilogue_is"))
     for column, name in zip(st.columns(4), ["speed_lab", "scriptorium"]):
         column.page_link(f"views/{name}.py", label=f"{TEXT('see')} {page_title(name)}", icon="🖌️")
+with st.container(border=True):  # the coda: variants in the margin, a drafted tree verified in one glance
+    st.subheader(TEXT("coda_title"))
+    st.write(TEXT("coda"))
+    st.caption(TEXT("coda_is"))
+    for column, name in zip(st.columns(5), ["iron_rule", "proof", "speed_lab"]):
+        column.page_link(f"views/{name}.py", label=f"{TEXT('see')} {page_title(name)}", icon="🖌️")
+    check_yourself(CODA)
+    answer_key(CODA)
 st.subheader(TEXT("mapping"))
 lang = language()
 st.table({TEXT("story"): [story[lang] for story, _ in MAPPING], TEXT("algorithm"): [algo[lang] for _, algo in MAPPING]})

@@ -18,7 +18,7 @@ from transformers.utils import logging as hf_logging
 
 from specdec_core.algorithm.acceptance import alpha_by_position, pooled_alpha, position_counts
 from specdec_core.algorithm.theory import speedup
-from specdec_core.algorithm.trace import Trace, drafted_and_accepted, mean_acceptance
+from specdec_core.algorithm.trace import Round, Trace, drafted_and_accepted, mean_acceptance
 from specdec_core.decoding.generate import plain_generate, plain_tokens, speculative_generate
 from specdec_core.drafts import LMDraft
 from specdec_core.pairs.pair import ModelPair, PairError
@@ -95,6 +95,7 @@ def _report(pair, draft_name, settings, results) -> dict:
     loop = sum(r.draft_s + r.target_s + r.other_s for t in spec for r in t.rounds)
     split = {"speculative": time_split(spec), "plain": time_split(plain)}
     outcomes = drafted_and_accepted(spec)
+    rounds = [r for t in spec for r in t.rounds]
     return {
         "pair": pair.name,
         "scribe": draft_name,
@@ -124,11 +125,21 @@ def _report(pair, draft_name, settings, results) -> dict:
         # the chain's formula (Leviathan et al., Theorem 3.8); a tree's acceptance is not one alpha per token
         "predicted_speedup": None if settings.tree else speedup(alpha, settings.k, c, verify_cost),
         "tokens_per_target_forward": sum(len(t.tokens) for t in spec) / sum(t.target_forwards for t in spec),
+        # what a round asked of each model: the scribe's forwards (a tree's depths) and the nodes it drafted,
+        # all of which the master's one glance then checks, beside the position after them
+        "draft_forwards_per_round": drafted / max(len(rounds), 1),
+        "nodes_per_round": sum(nodes_drafted(r) for r in rounds) / max(len(rounds), 1),
+        "most_nodes": max((nodes_drafted(r) for r in rounds), default=0),
         "overhead_fraction": sum(r.other_s for t in spec for r in t.rounds) / loop,
         "plain_forward_ms": plain_forward * 1000,
         "time_split": split,
         "speedup_forwards_only": forwards_only_speedup(split),
     }
+
+
+def nodes_drafted(r: Round) -> int:
+    """Tokens a round drafted and the master checked: every node of a tree, the drafted line of a chain."""
+    return len(r.tree) if r.tree else len(r.drafted)
 
 
 def headline(result: dict) -> dict:

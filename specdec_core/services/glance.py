@@ -18,6 +18,7 @@ from transformers import PreTrainedModel
 
 from specdec_core.pairs.pair import ModelPair
 from specdec_core.runtimes.cached_lm import CachedLM
+from specdec_core.runtimes.lean_llama import LeanLlamaLM, cached_lm_for
 
 # Positions checked in one forward: a round checks k + 1, and the sidebar's k runs 1 … 12, so every round's
 # size is measured, then a few larger ones to show where the line bends.
@@ -65,7 +66,7 @@ def measure_glance(pair: ModelPair, context: list[int], sizes: tuple[int, ...] =
     sizes = tuple(n for n in sizes if len(context) + n <= pair.context_limit)
     if not context or not sizes:
         raise ValueError(f"no room for a glance after a context of {len(context)} positions")
-    lm = CachedLM(model)
+    lm = cached_lm_for(model)  # the forward a round runs: the lean one for a float32 Llama on CPU
     lm.logits(context)  # the prefill: the cache now holds the context
     filler = list(islice(cycle(context), max(sizes)))  # real tokens, so the forward is an ordinary one
     for n in (sizes[0], sizes[-1]):  # warm-up: first calls pay for allocation
@@ -93,7 +94,7 @@ def measure_glance(pair: ModelPair, context: list[int], sizes: tuple[int, ...] =
     )
 
 
-def _timed_forward(lm: CachedLM, context: list[int], new: list[int]) -> float:
+def _timed_forward(lm: CachedLM | LeanLlamaLM, context: list[int], new: list[int]) -> float:
     """Seconds for one forward over `new` with logits at each of its positions (as verifying reads them)."""
     _settle(lm.device)
     started = time.perf_counter()

@@ -1,4 +1,4 @@
-"""Three questions a student can answer after each act, with why the answer is right, and a teacher's key.
+"""Three questions a student can answer after each act and the coda, with why the answer is right, and a teacher's key.
 
 Each question is one entry of data in both languages: an id, the question, its options, the right
 one, a short reason shown once the student answers, and the teacher's key, which says why the
@@ -42,7 +42,8 @@ class Question:
         return [option.claim for option in self.options].index(self.right)
 
 
-QUIZ = {
+CODA = "margin"  # the coda's questions, after the five acts': variants in the margin (a drafted tree)
+QUIZ: dict[int | str, tuple[Question, ...]] = {
     1: (
         Question(
             "act1_per_character",
@@ -313,12 +314,78 @@ QUIZ = {
                   "than the master alone."),
         ),
     ),
+    CODA: (
+        Question(
+            "margin_next_variant",
+            words("墨卿劃掉頁邊的第一個異文後，第二個異文拿什麼來比？",
+                  "Once the master strikes the first variant in the margin, what is the second tried against?"),
+            (
+                Option("whole_intent", words("他完整的筆意 p，和第一個一樣", "His whole intent p, like the first")),
+                Option("what_is_left", words("剩下的筆意：正規化的 max(0, p − q)", "What is left of his intent: the normalised max(0, p − q)")),
+                Option("scribe_hand", words("阿速的筆意 q", "The scribe's hand q")),
+            ),
+            "what_is_left",
+            words("第一個異文已經用掉它那份機會；再拿完整的筆意比，阿速偏愛的字就會多得。",
+                  "The first variant has had its share; trying the next against the whole intent again would give the scribe's favourites extra chances."),
+            words("走到一個節點時，r 從 p 開始；第一個兄弟 x 以 min(1, r(x)/q(x)) 接受，被拒絕後 r 換成正規化的 max(0, r − q)，"
+                  "第二個兄弟只和這個 r 比，依此類推（SpecInfer 的多步推測取樣）。這樣這一層寫出的字恰好照 p。"
+                  "若每個兄弟都和 p 比（壞規則「異文不扣殘差」），q > p 的字一再拿到機會，分布偏向阿速。"
+                  "和 q 比更不行：r = q 時 min(1, q(x)/q(x)) = 1，什麼都收。",
+                  "At a node r starts as p; the first sibling x is accepted with probability min(1, r(x)/q(x)), and once it is "
+                  "rejected r becomes the normalised max(0, r − q), which the second sibling alone faces, and so on (SpecInfer's "
+                  "multi-step speculative sampling). Then the character written at that depth follows p exactly. Were every "
+                  "sibling tried against p (the broken rule tree-no-residual), tokens with q > p would get chance after chance "
+                  "and the page would lean towards the scribe. Against q it is worse: with r = q, min(1, q(x)/q(x)) = 1 accepts anything."),
+        ),
+        Question(
+            "margin_glances",
+            words("阿速在頁邊寫了好幾層異文，墨卿要看幾眼才校完整棵樹？",
+                  "A-Su pencils variants in the margin several depths deep. How many glances does the master need for the whole tree?"),
+            (
+                Option("one", words("一眼", "One glance")),
+                Option("per_depth", words("每一層一眼", "One a depth")),
+                Option("per_variant", words("每個異文一眼", "One a variant")),
+            ),
+            "one",
+            words("整棵樹送進墨卿的一次前向，每個節點只看得見前文和自己的祖先。",
+                  "The whole tree goes into one forward pass of the master, each node seeing only the context and its own ancestors."),
+            words("目標模型用樹狀注意力遮罩做一次前向，為每個節點之後的位置都給出 p：節點只看得見前文和它路徑上的節點。"
+                  "阿速則每一層一次前向，同一層的節點一起展開。一眼看的位置多了，一眼的成本也會上升："
+                  "速度實驗室的「鏈與樹」一節在這台機器上量給你看。",
+                  "The target runs one forward pass under a tree attention mask and returns p after every node: a node sees "
+                  "only the context and the nodes on its own path. The scribe spends one forward a depth, expanding a depth's "
+                  "nodes together. A glance over more positions costs more: the speed lab's chain-against-tree section "
+                  "measures how much on this machine."),
+        ),
+        Question(
+            "margin_same_twice",
+            words("阿速在頁邊同一處把同一個字寫了兩次。墨卿劃掉了第一個，第二個呢？",
+                  "A-Su pencilled the same character twice at one place in the margin. The master struck the first; what of the second?"),
+            (
+                Option("struck_too", words("一定也被劃掉", "It is always struck too")),
+                Option("same_chance", words("和第一個有同樣的機會留下", "It has the same chance of staying as the first had")),
+                Option("always_kept", words("一定留下：墨卿不會連劃兩次", "It always stays: the master never strikes twice")),
+            ),
+            "struck_too",
+            words("墨卿會劃掉它，表示阿速比墨卿更想寫這個字；剩下的筆意裡已經沒有它。",
+                  "The master strikes it only where the scribe wanted it more than he did; what is left of his intent holds none of it."),
+            words("第一個 x 被拒絕，只可能發生在 q(x) > p(x)：否則 min(1, p(x)/q(x)) = 1，一定接受。"
+                  "這時剩下的筆意 max(0, p − q) 在 x 上是 0，第二個 x 的接受機率 min(1, 0/q(x)) = 0。"
+                  "所以頁邊重複的字，劃掉一次就不會再留；它白佔了一個位置，這是兄弟從 q 獨立抽出（可以重複）的代價。"
+                  "若第二個仍和 p 比（壞規則「異文不扣殘差」），它又得到 p(x)/q(x) 的機會，x 就寫得比 p 多。",
+                  "The first x can be rejected only where q(x) > p(x): otherwise min(1, p(x)/q(x)) = 1 and it is surely "
+                  "accepted. Then what is left, max(0, p − q), is 0 at x, and the second x is accepted with probability "
+                  "min(1, 0/q(x)) = 0. A repeated character in the margin, once struck, never stays; it wastes a place, the "
+                  "price of siblings drawn from q independently (repeats allowed). Were the second tried against p again "
+                  "(the broken rule tree-no-residual), it would get another chance of p(x)/q(x), and x would come out above p."),
+        ),
+    ),
 }
 QUESTIONS = {question.id: question for questions in QUIZ.values() for question in questions}
 
 
-def check_yourself(act: int) -> None:
-    """The act's three questions, each answered on the spot with why."""
+def check_yourself(act: int | str) -> None:
+    """The act's (or the coda's) three questions, each answered on the spot with why."""
     lang = language()
     with st.expander(TEXT("check")):
         for question in QUIZ[act]:
@@ -330,7 +397,7 @@ def check_yourself(act: int) -> None:
                 (st.success if right else st.error)(TEXT("right" if right else "wrong") + question.why[lang])
 
 
-def answer_key(act: int) -> None:
+def answer_key(act: int | str) -> None:
     """The teacher's key to the act's questions: each right answer and why it holds, collapsed by default."""
     lang = language()
     with st.expander(TEXT("key")):

@@ -123,6 +123,38 @@ TEXT = Texts(
             "en": "Sources: Leviathan, Kalman & Matias, “Fast Inference from Transformers via Speculative Decoding”, ICLR 2023 (arXiv 2211.17192); "
             "Chen et al., “Accelerating Large Language Model Decoding with Speculative Sampling”, 2023 (arXiv 2302.01318).",
         },
+        # the coda: variants in the margin (a drafted tree, SpecInfer's multi-step speculative sampling)
+        "coda_title": {"zh": "後記　頁邊的異文", "en": "Coda · Variants in the margin"},
+        "coda": {
+            "zh": "阿速有時拿不準：這一處，墨卿會寫「月」還是「光」？他不再只押一個字，而在頁邊用小字寫下兩三個異文，每個異文後面還能接著往下寫。"
+            "墨卿照舊只看一眼，就把正文和頁邊的異文一起校完。他先拿第一個異文和自己的筆意相比；若劃掉了它，"
+            "第二個異文只和他剩下的筆意相比，也就是扣掉阿速那一筆已經拿走的部分，絕不再拿完整的筆意去比。"
+            "再劃掉，第三個就和又剩下的相比；全被劃掉，墨卿便照最後剩下的筆意親筆寫一字。"
+            "若每個異文都拿完整的筆意去比，阿速偏愛的字就多了好幾次機會，紙上便偏向阿速。照這個規矩，頁邊寫多少異文，"
+            "這一頁仍分毫不差是墨卿的。只是異文越多，墨卿這一眼要看的字越多，阿速也要多寫：多得的字付不付得起，要量過才知道。",
+            "en": "Sometimes A-Su cannot decide: here, would the master write “moon” or “light”? Rather than stake everything on one "
+            "character, he pencils two or three variants in the margin, and each variant may run on further. The master still "
+            "takes one glance and checks the line and the margin together. He tries the first variant against his own intent; "
+            "if he strikes it, he tries the second only against what is left of his intent, less the share the first already "
+            "took, and never against his whole intent again. If he strikes that too, the third faces what is left after both; "
+            "if all are struck, he writes the character himself from what is left last. Were every variant tried against his "
+            "whole intent, the scribe's favourite characters would get several chances, and the page would lean towards the "
+            "scribe. By this rule, however many variants fill the margin, the page stays his, exactly. But the more variants, "
+            "the more the master's glance must read and the more the scribe must write: whether the extra characters pay for "
+            "that has to be measured.",
+        },
+        "coda_is": {
+            "zh": "草稿樹與多步推測取樣（SpecInfer，Miao 等 2024，arXiv 2305.09781）：每個節點的子節點從 q 獨立抽出（可以重複），"
+            "目標模型用樹狀注意力遮罩一次前向為整棵樹評分。走到一個節點時 r 從 p 開始，兄弟依抽出順序以 min(1, r(x)/q(x)) 接受，"
+            "每拒絕一個，r 就換成正規化的 max(0, r − q)；全被拒絕時從最後的 r 抽一字。輸出分布恰好是 p。"
+            "每個兄弟都和 p 比，是本站的壞規則「異文不扣殘差」，證明頁抓得到它。",
+            "en": "A drafted tree and multi-step speculative sampling (SpecInfer, Miao et al. 2024, arXiv 2305.09781): each node's "
+            "children are drawn from q independently (repeats allowed), and the target scores the whole tree in one forward pass "
+            "under a tree attention mask. At a node r starts as p; siblings are accepted in the order drawn with probability "
+            "min(1, r(x)/q(x)), and each rejection replaces r with the normalised max(0, r − q); if all are rejected, one token "
+            "is drawn from the last r. The output distribution is exactly p. Testing every sibling against p is this app's "
+            "broken rule tree-no-residual, which the proof page catches.",
+        },
     }
 )
 
@@ -141,4 +173,6 @@ MAPPING = [
     ({"zh": "「幾乎快了一倍」", "en": "“almost twice as fast”"}, {"zh": "加速 (1 − α^(k+1)) / ((1 − α)(k·c + 1))", "en": "speedup (1 − α^(k+1)) / ((1 − α)(k·c + 1))"}),
     ({"zh": "阿速讀墨卿的筆記", "en": "the scribe reads the master's notes"}, {"zh": "特徵層草稿：讀目標模型頂層的隱藏狀態（EAGLE）", "en": "feature-level draft: reads the target's top-layer hidden state (EAGLE)"}),
     ({"zh": "阿速的筆跡像不像墨卿", "en": "the scribe's resemblance to the master"}, {"zh": "α = Σ min(p, q)，期望接受率", "en": "α = Σ min(p, q), the expected acceptance"}),
+    ({"zh": "頁邊的異文", "en": "variants in the margin"}, {"zh": "草稿樹：同一位置有幾個從 q 獨立抽出的候選，一次目標前向校完", "en": "a drafted tree: several candidates per position drawn from q independently, checked in one target forward"}),
+    ({"zh": "下一個異文只和剩下的筆意比", "en": "the next variant faces only what is left of the intent"}, {"zh": "下一個兄弟對殘差 norm(max(0, r − q)) 檢驗", "en": "the next sibling is tested against the residual norm(max(0, r − q))"}),
 ]

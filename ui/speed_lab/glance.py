@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from specdec_core.pairs.pair import PairError
-from specdec_core.services.glance import GlanceTimes, measure_glance
+from specdec_core.services.glance import GLANCE_SIZES, GlanceTimes, measure_glance
 from ui.shared.errors import explain
 from ui.shared.models import cached_pair
 from ui.shared.run_slots import long_work, run_slot
@@ -15,12 +15,13 @@ from ui.speed_lab.glance_texts import TEXT
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def cached_glance(pair_name: str, device: str, prompt: str) -> GlanceTimes:
-    """One measurement per pair, device and prompt for the whole server: it says when it was taken."""
+def cached_glance(pair_name: str, device: str, prompt: str, sizes: tuple[int, ...] = GLANCE_SIZES) -> GlanceTimes:
+    """One measurement per pair, device, prompt and sizes for the whole server: it says when it was taken.
+    The sizes are the usual ones unless a tree's glance checks more positions (ui/speed_lab/trees.py)."""
     pair = cached_pair(pair_name, device)
     context = pair.encode_prompt(prompt)
     with run_slot():
-        return measure_glance(pair, context)
+        return measure_glance(pair, context, sizes)
 
 
 def show_glance(choice, prompt: str) -> None:
