@@ -129,3 +129,18 @@ def test_a_pair_or_scribe_that_cannot_draft_a_tree_is_told_so_and_offered_nothin
     start = shown_words(TEXT, key, language, "character").split("{")[0]
     assert any(info.value.startswith(start) for info in app.info)
     assert not [b for b in app.button if b.key == "tree_lab_measure"]
+
+
+def test_with_a_tree_chosen_the_measurement_and_the_sweep_stay_chains_of_k_and_the_page_says_so():
+    from ui.speed_lab.runs import measure_settings, sweep_cells
+    from ui.speed_lab.texts import TEXT as LAB
+
+    tree = DecodeSettings(k=3, tree="2-2")
+    assert measure_settings(tree).tree == "" and measure_settings(tree).k == 3
+    assert {cell.tree for _, _, cell in sweep_cells(tree)} == {""}
+    assert len({k for k, _, _ in sweep_cells(tree)}) > 1  # the sweep still varies k
+    app = open_page("speed_lab", "en", pair="poetry", scribe="distilled", max_new="8", shape="2-2")
+    said = LAB.table["tree_chosen"]["en"].split("{")[0]
+    assert any(box.value.startswith(said) for box in app.info)
+    chain = open_page("speed_lab", "en", pair="poetry", scribe="distilled", max_new="8")
+    assert not any(box.value.startswith(said) for box in chain.info)  # control: no tree, no note

@@ -7,11 +7,14 @@ from ui.speed_lab.runs import MEASURE_PROMPTS, SWEEP_PROMPTS
 from ui.speed_lab.sections import show_measurement, show_sweep
 from ui.speed_lab.texts import TEXT
 from ui.speed_lab.trees import show_trees
+from ui.speed_lab.trees_texts import TEXT as TREE_TEXT
 
 choice, pair = current_choice()
 st.title(TEXT("title"))
 st.markdown(TEXT("intro"))
 st.caption(TEXT("formula"))
+if choice.settings.tree:
+    st.info(TEXT("tree_chosen", shape=choice.settings.tree, section=TREE_TEXT("tv_header")))
 if not pair.example_prompts:
     st.warning(TEXT("no_examples"))
     st.stop()

@@ -28,12 +28,15 @@ def cached_bench(pair_name: str, device: str, scribe: str, settings: DecodeSetti
         return run_bench(pair, scribe, settings, list(prompts), repeats=REPEATS)
 
 
-measure_settings = lab_settings  # the sidebar's settings with at most MEASURE_TOKENS new tokens
+def measure_settings(settings: DecodeSettings) -> DecodeSettings:
+    """The sidebar's settings with at most MEASURE_TOKENS new tokens, as a chain of k: the measurement and the
+    sweep are over k, and a tree the sidebar chose is measured beside its chain in ui/speed_lab/trees.py."""
+    return lab_settings(replace(settings, tree=""))
 
 
 def sweep_cells(settings: DecodeSettings) -> list[tuple[int, float, DecodeSettings]]:
     """(k, temperature, settings) for every cell of the sweep; the other settings stay the sidebar's."""
-    base = replace(settings, max_new_tokens=min(settings.max_new_tokens, SWEEP_TOKENS))
+    base = replace(settings, max_new_tokens=min(settings.max_new_tokens, SWEEP_TOKENS), tree="")  # a sweep over k: chains
     return [
         (k, t, replace(base, k=k, sampling=SamplingConfig(temperature=t, top_k=base.sampling.top_k, top_p=base.sampling.top_p)))
         for t in SWEEP_TEMPERATURES

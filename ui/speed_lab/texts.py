@@ -350,5 +350,10 @@ TEXT = Texts(
             "zh": "這次掃描最快的一格：k = {k}、溫度 {t:g}，{s:.2f}×。紅色的格子比墨卿獨寫慢，綠色的比較快。",
             "en": "Fastest cell of this sweep: k = {k}, temperature {t:g}, {s:.2f}×. Red cells are slower than the master alone, green ones faster.",
         },
+        "tree_chosen": {
+            "zh": "側欄選了草稿樹 {shape}：下面的量測與掃描都是每行 k 字的一行草稿（它們比的是 k），這棵樹在頁尾「{section}」和它的一行並排量。",
+            "en": "The sidebar chose the tree {shape}: the measurement and the sweep below are chains of k (they compare k); this tree is "
+            "measured beside its chain at the end of the page, in \"{section}\".",
+        },
     }
 )
