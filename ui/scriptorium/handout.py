@@ -88,7 +88,7 @@ def _legend(trace: Trace, moment: Moment, top: int, margin: set[str] = frozenset
         x = MARGIN + (i % LEGEND_COLUMNS) * column_width
         y = top + (i // LEGEND_COLUMNS) * (LEGEND_CELL + 6)
         if kind in VARIANT_LEGEND:
-            parts += _variant(x + LEGEND_CELL / 2, y + LEGEND_CELL / 2 + VARIANT_ROW / 2, Variant(sample, kind[2:], -1))
+            parts += _variant(x + LEGEND_CELL / 2, y + LEGEND_CELL / 2 + VARIANT_ROW / 2, Variant(sample, kind[2:], -1), "sample")
         else:
             parts += _cell(x, y, sample, kind, LEGEND_CELL)
         parts.append(_text(x + LEGEND_CELL + 10, y + LEGEND_CELL * 0.7, TEXT.plain("h_" + kind), 14))
@@ -136,15 +136,16 @@ def _column(x: int, y: float, column: Column) -> list[str]:
     return out
 
 
-def _variant(centre: float, bottom: float, variant: Variant) -> list[str]:
+def _variant(centre: float, bottom: float, variant: Variant, role: str = "variant") -> list[str]:
     """A variant in the margin, its row ending at `bottom`: light ink in a dashed box before it is judged,
-    struck in red once rejected, faint in a dotted box where the master's walk never reached it."""
+    struck in red once rejected, faint in a dotted box where the master's walk never reached it. role: its class,
+    "sample" for the legend's."""
     width, top = CELL - 8, bottom - VARIANT_ROW + 2
     colour = FAINT if variant.state == "untried" else LIGHT_INK
     dash = {"unjudged": ' stroke-dasharray="3 2"', "untried": ' stroke-dasharray="1 2"'}.get(variant.state)
     out = [] if dash is None else [f'<rect x="{centre - width / 2:.0f}" y="{top:.0f}" width="{width}"'
                                    f' height="{VARIANT_ROW - 4}" fill="none" stroke="{colour}"{dash}/>']
-    out.append(f'<text class="variant {variant.state}" x="{centre:.0f}" y="{bottom - 6:.0f}" text-anchor="middle"'
+    out.append(f'<text class="{role} {variant.state}" x="{centre:.0f}" y="{bottom - 6:.0f}" text-anchor="middle"'
                f' font-size="{VARIANT_SIZE}" font-family="{FONT}" fill="{colour}">{escape(variant_text(variant.piece))}</text>')
     if variant.state == "struck":
         out.append(f'<line x1="{centre - width / 2 + 2:.0f}" y1="{bottom - 4:.0f}" x2="{centre + width / 2 - 2:.0f}"'

@@ -265,7 +265,7 @@ def _column(column: Column) -> str:
 
 def _variant(variant: Variant) -> str:
     state = variant.state if variant.state in NODE_STATES else "unjudged"
-    return (f'<span class="variant v-{state}" title="{html.escape(variant.piece, quote=True)}">'
+    return (f'<span class="variant v-{state}" title="{html.escape(without_bidi(variant.piece), quote=True)}">'
             f"{html.escape(variant_text(variant.piece))}</span>")
 
 
