@@ -228,3 +228,24 @@ def test_a_tree_its_record_contradicts_is_not_drawn(trace):
     moment = next(m for m in moments(bad) if m.round == r.index and m.stage == "verdict")
     assert drawn_nodes(tree_html(bad, moment)) == []
     assert "variant" not in "".join(str(column.margin) for column in sheet_columns(bad, moment) if column.cell and column.cell[2])
+
+
+def test_the_scriptorium_draws_a_replayed_tree_run(trace, tmp_path, monkeypatch):
+    """The page itself: a tree run from the archive, its sheet with a margin and the round's tree, at its first
+    step and its last."""
+    from app_pages import open_page
+
+    from specdec_core.services.archive import Archive
+
+    monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(tmp_path / "archive.sqlite"))
+    Archive(tmp_path / "archive.sqlite").save(trace.to_json(), source="app")
+    run = Archive(tmp_path / "archive.sqlite").list()[0].id
+    app = open_page("scriptorium", "en", run=str(run))
+    assert not app.exception
+    first = " ".join(element.proto.body for element in app.get("html"))
+    assert "variant v-unjudged" in first and '<g class="node unjudged">' in first and "has not looked yet" in first
+    app.session_state["moment"] = len(moments(trace))
+    app.run()
+    assert not app.exception
+    last = " ".join(element.proto.body for element in app.get("html"))
+    assert "variant v-struck" in last and '<g class="node sealed">' in last
