@@ -63,7 +63,7 @@ def tree_html(trace: Trace, moment: Moment) -> str:
     placed, cut = layout(r, walk, states, _new_token(r, walk, moment))
     drawn = {p.state for p in placed} | ({"more"} if any(p.folded for p in placed) else set())
     legend = "".join(f"<span>{html.escape(TEXT.plain('l_' + state))}</span>" for state in LEGEND_ORDER if state in drawn)
-    lines = [TEXT.plain("t_title", round=r.index + 1), *_summary(r, walk, states, moment, trace)]
+    lines = [TEXT.plain("t_title", round=r.index + 1), *_summary(r, walk, states, moment, trace), TEXT.plain("t_margin")]
     if cut is not None:
         lines.append(TEXT.plain("t_folded", depth=cut))
     summary = "".join(f'<p class="summary">{html.escape(line)}</p>' for line in lines)

@@ -14,8 +14,8 @@ TEXT = Texts(
         },
         "t_counts_unjudged": {"zh": "　還沒判 {unjudged}", "en": " · not judged yet {unjudged}"},
         "t_corrected": {
-            "zh": "他在第 {depth} 層退回了每一個變體，親筆寫下「{good}」。",
-            "en": "At depth {depth} he rejected every variant and wrote “{good}” himself.",
+            "zh": "接在蓋印的路後面、第 {depth} 層的變體，他全部退回，親筆寫下「{good}」。",
+            "en": "He rejected every variant that continues the sealed path at depth {depth} and wrote “{good}” himself.",
         },
         "t_bonus": {
             "zh": "路走到葉子，他從同一次校閱再加一個「{good}」。",
@@ -37,6 +37,10 @@ TEXT = Texts(
         "t_unreadable": {
             "zh": "這一輪記錄的樹與它的結果不符（手改過的檔案？），所以不畫。",
             "en": "This round's recorded tree does not agree with its outcome (a hand-edited file?), so it is not drawn.",
+        },
+        "t_margin": {
+            "zh": "紙上那一行上方的小字，就是這一輪的其他變體，標記與這裡相同。",
+            "en": "The small characters above the line on the sheet are this round's other variants, marked as here.",
         },
         "l_sealed": {"zh": "朱印：墨卿接受的路", "en": "red seal: the path the master accepted"},
         "l_struck": {"zh": "朱線刪去：試過、退回", "en": "struck in red: tried and rejected"},
