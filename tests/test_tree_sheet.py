@@ -14,7 +14,7 @@ from specdec_core.decoding.generate import speculative_generate
 from specdec_core.pairs.registry import load_pair
 from specdec_core.settings import DecodeSettings, SamplingConfig
 from ui.scriptorium.handout import handout_svg, sheet_svg
-from ui.scriptorium.margin import MAX_ROWS, tree_html
+from ui.scriptorium.margin import MAX_ROWS, diagram_svg, tree_html
 from ui.scriptorium.moments import Moment, ended_in_draft, moments
 from ui.scriptorium.sheet import MARGIN_SHOWN, sheet_cells, sheet_columns, sheet_html
 
@@ -158,8 +158,10 @@ def hostile(trace: Trace) -> Trace:
 def test_pieces_in_the_margin_and_the_diagram_stay_text(trace):
     bad = hostile(trace)
     for moment in moments(bad)[:: 3] + [moments(bad)[-1]]:
-        for markup in (sheet_html(bad, moment), tree_html(bad, moment)):
+        diagram = tree_html(bad, moment)
+        for markup in (sheet_html(bad, moment), diagram_svg(diagram)):
             assert "<img" not in markup and "\u202e" not in markup
+        assert diagram.count("<img") == 1 and "onerror" not in diagram  # the picture itself, and no piece outside it
         assert "&lt;img" in sheet_html(bad, moment)
         svg = handout_svg(bad, moment, "http://x")
         assert "<img" not in svg
@@ -179,11 +181,12 @@ def test_the_handout_draws_the_margin(trace):
 
 
 def drawn_nodes(markup: str) -> list[str]:
-    return re.findall(r'<g class="node (\w+)">', markup)
+    """The states of the nodes the diagram draws (its SVG is a picture inside the HTML)."""
+    return re.findall(r'<g class="node (\w+)">', diagram_svg(markup))
 
 
 def folded(markup: str) -> int:
-    return sum(int(n) for n in re.findall(r'<text class="more"[^>]*>\+(\d+)</text>', markup))
+    return sum(int(n) for n in re.findall(r'<text class="more"[^>]*>\+(\d+)</text>', diagram_svg(markup)))
 
 
 def test_the_diagram_draws_each_node_in_its_state(trace):
@@ -214,7 +217,7 @@ def test_a_large_tree_folds_to_fit(trace):
     draft = next(m for m in moments(big) if m.stage == "draft" and len(big.rounds[m.round].tree) == 126)
     markup = tree_html(big, draft)
     nodes = drawn_nodes(markup)
-    rows = re.search(r'height="(\d+)" viewBox', markup)
+    rows = re.search(r'height="(\d+)" viewBox', diagram_svg(markup))
     assert len(nodes) - 1 + folded(markup) == 126 and folded(markup) > 0
     assert int(rows.group(1)) <= 2 * 12 + (MAX_ROWS + 1) * 36
     verdict = next(m for m in moments(big) if m.round == draft.round and m.stage == "verdict")
@@ -243,9 +246,9 @@ def test_the_scriptorium_draws_a_replayed_tree_run(trace, tmp_path, monkeypatch)
     app = open_page("scriptorium", "en", run=str(run))
     assert not app.exception
     first = " ".join(element.proto.body for element in app.get("html"))
-    assert "variant v-unjudged" in first and '<g class="node unjudged">' in first and "has not looked yet" in first
+    assert "variant v-unjudged" in first and "has not looked yet" in first and "node unjudged" in diagram_svg(first)
     app.session_state["moment"] = len(moments(trace))
     app.run()
     assert not app.exception
     last = " ".join(element.proto.body for element in app.get("html"))
-    assert "variant v-struck" in last and '<g class="node sealed">' in last
+    assert "variant v-struck" in last and "node sealed" in diagram_svg(last)

@@ -2,13 +2,15 @@
 in the state the master's walk left it at this moment (sealed path, struck, never reached, not judged yet),
 and the master's own character at the end of the path.
 
-Drawn from the trace alone (sheet.tree_walk, sheet.node_states), as an SVG inside HTML; every piece is
-escaped. A large tree folds: a node the walk never went beneath keeps its subtree as "+n", and where the
+Drawn from the trace alone (sheet.tree_walk, sheet.node_states), as an SVG in an <img> (st.html keeps only
+HTML's own tags, so an inline <svg> would be dropped in the browser); every piece is escaped. A large tree folds: a node the walk never went beneath keeps its subtree as "+n", and where the
 unjudged tree is still taller than MAX_ROWS rows, the depths below a cut are folded the same way.
 """
 from __future__ import annotations
 
+import base64
 import html
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -30,7 +32,7 @@ LEGEND_ORDER = ("sealed", "struck", "untried", "unjudged", "corrected", "bonus",
 STYLE = f"""
 <style>
 .tree-diagram {{ background: {PAPER}; border: 1px solid #d8cbb0; border-radius: 4px; padding: .5em .7em; }}
-.tree-diagram svg {{ display: block; max-width: 100%; height: auto; margin: .3em 0; }}
+.tree-diagram img {{ display: block; max-width: 100%; height: auto; margin: .3em 0; }}
 .tree-diagram .summary {{ margin: 0; color: {INK}; }}
 .tree-diagram .legend {{ font-size: .85rem; color: #5b5446; }}
 .tree-diagram .legend span {{ margin-right: 1.2em; white-space: nowrap; }}
@@ -67,7 +69,16 @@ def tree_html(trace: Trace, moment: Moment) -> str:
     if cut is not None:
         lines.append(TEXT.plain("t_folded", depth=cut))
     summary = "".join(f'<p class="summary">{html.escape(line)}</p>' for line in lines)
-    return STYLE + f'<div class="tree-diagram">{summary}{tree_svg(placed)}<div class="legend">{legend}</div></div>'
+    picture = base64.b64encode(tree_svg(placed).encode()).decode()
+    alt = html.escape(lines[0], quote=True)
+    figure = f'<img src="data:image/svg+xml;base64,{picture}" alt="{alt}">'
+    return STYLE + f'<div class="tree-diagram">{summary}{figure}<div class="legend">{legend}</div></div>'
+
+
+def diagram_svg(markup: str) -> str:
+    """The SVG inside tree_html's picture ("" where it drew none)."""
+    found = re.search(r'src="data:image/svg\+xml;base64,([^"]+)"', markup)
+    return base64.b64decode(found[1]).decode() if found else ""
 
 
 def show_tree(trace: Trace, moment: Moment) -> None:
