@@ -77,8 +77,12 @@ def test_at_each_verdict_the_margin_holds_every_other_node_marked_as_the_walk_le
         r = trace.rounds[moment.round]
         if moment.stage != "verdict" or not r.tree:
             continue
-        variants = current(sheet_columns(trace, moment))
+        columns = [c for c in sheet_columns(trace, moment) if c.cell is None or c.cell[2]]
+        variants = current(columns)
         assert len(variants) == len(r.tree) - len(r.drafted)  # every node but the line's own
+        kinds = ["gap" if c.cell is None else c.cell[1] for c in columns]
+        deeper = max(depths(r)) - len(r.drafted)  # depths past the line: their own columns, after the drafts
+        assert kinds[len(r.drafted) : len(r.drafted) + deeper] == ["gap"] * deeper and kinds.count("gap") == deeper
         assert sum(v.state == "struck" for v in variants) == struck_in_margin(r)
         assert sum(v.state == "untried" for v in variants) == untried(r)
         assert not wrong_marks(trace, moment, variants)

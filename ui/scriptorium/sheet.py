@@ -126,9 +126,7 @@ def sheet_columns(trace: Trace, moment: Moment, show_struck: bool = True) -> lis
         now = i == moment.round
         kinds = _round_kinds(r, moment if now else None)
         margins = round_margins(r, moment if now else None) if (show_struck or now) else []
-        for j, (piece, kind) in enumerate(kinds):
-            if j == len(r.drafted) and now:  # the depths the line never reached, before the master's character
-                columns += [Column(None, margin) for margin in margins[j:] if margin]
+        for j, (piece, kind) in enumerate(kinds):  # the drafted cells first, in order, then the master's
             if written >= len(trace.tokens) and kind not in ("draft", "discarded", "struck"):
                 break
             if kind in ("struck", "discarded") and not (show_struck or now):
@@ -136,8 +134,8 @@ def sheet_columns(trace: Trace, moment: Moment, show_struck: bool = True) -> lis
             cell = (piece, kind, now, now and moment.stage == "seal" and j == moment.sealed - 1)
             columns.append(Column(cell, margins[j] if j < min(len(r.drafted), len(margins)) else ()))
             written += kind in ("sealed", "corrected", "bonus", "plain")
-        if now and len(kinds) == len(r.drafted):  # a line still being judged, or one the end token ended
-            columns += [Column(None, margin) for margin in margins[len(r.drafted):] if margin]
+            if now and j == len(r.drafted) - 1:  # the depths the line never reached, before the master's character
+                columns += [Column(None, margin) for margin in margins[j + 1 :] if margin]
     return columns
 
 
