@@ -22,9 +22,9 @@ SVG = "{http://www.w3.org/2000/svg}"
 HOSTILE = '<img src=x onerror="alert(1)">'
 
 
-def tree_run(shape: str, seed: int, tokens: int) -> Trace:
+def tree_run(shape: str, seed: int, tokens: int, temperature: float = 1.0) -> Trace:
     poetry = load_pair("poetry", device="cpu")
-    settings = DecodeSettings(sampling=SamplingConfig(temperature=1.0), max_new_tokens=tokens, seed=seed, tree=shape)
+    settings = DecodeSettings(sampling=SamplingConfig(temperature=temperature), max_new_tokens=tokens, seed=seed, tree=shape)
     return speculative_generate(poetry.as_target(), poetry.draft("distilled"), poetry.encode_prompt("床前明月光，"), settings)
 
 
@@ -256,3 +256,20 @@ def test_the_scriptorium_draws_a_replayed_tree_run(trace, tmp_path, monkeypatch)
     assert not app.exception
     last = " ".join(element.proto.body for element in app.get("html"))
     assert "variant v-struck" in last and "node sealed" in diagram_svg(last)
+
+
+@pytest.mark.parametrize("shape, temperature", [("dynamic-3-12", 1.0), ("3-2", 0.0)])
+def test_dynamic_and_greedy_trees_are_marked_as_their_runs_say(shape, temperature):
+    """A tree grown where the scribe is confident, and a greedy one (where every child of the path is compared
+    with the master's first choice, so a sibling after the accepted one is struck too)."""
+    run = tree_run(shape, seed=2, tokens=16, temperature=temperature)
+    assert any(r.tree for r in run.rounds)
+    for moment in moments(run):
+        r = run.rounds[moment.round]
+        assert not wrong_marks(run, moment, current(sheet_columns(run, moment)))
+        if r.tree and moment.stage == "verdict":
+            nodes = drawn_nodes(tree_html(run, moment))
+            assert nodes.count("sealed") == r.n_accepted
+            assert nodes.count("untried") + folded(tree_html(run, moment)) == untried(r)
+    judged = next(m for m in moments(run) if m.stage == "verdict" and run.rounds[m.round].tree)
+    assert ("溫度 0" in tree_html(run, judged)) == (temperature == 0)  # the caption says how he chose
