@@ -182,6 +182,7 @@ def test_the_handout_draws_the_margin(trace):
     assert len(strikes) >= expected.count("struck")
     texts = [t.text for t in root.iter(SVG + "text")]
     assert any("variants" in (t or "") or "變體" in (t or "") for t in texts)  # the legend names the margin
+    assert any("2-2-1" in (t or "") and "k =" not in t for t in texts)  # the settings name the tree, not an unused k
 
 
 def drawn_nodes(markup: str) -> list[str]:
