@@ -274,3 +274,15 @@ def test_dynamic_and_greedy_trees_are_marked_as_their_runs_say(shape, temperatur
             assert nodes.count("untried") + folded(tree_html(run, moment)) == untried(r)
     judged = next(m for m in moments(run) if m.stage == "verdict" and run.rounds[m.round].tree)
     assert ("溫度 0" in tree_html(run, judged)) == (temperature == 0)  # the caption says how he chose
+
+
+def test_a_crowded_margin_counts_what_it_does_not_write():
+    """8-4-2: up to 63 other variants at a depth; MARGIN_SHOWN are written, "+n" counts the rest."""
+    big = tree_run("8-4-2", seed=1, tokens=8)
+    draft = moments(big)[0]
+    html = sheet_html(big, draft)
+    per_depth = [len(c.margin) for c in sheet_columns(big, draft) if c.margin]
+    mores = [int(n) for n in re.findall(r'<span class="variant v-more"[^>]*>\+(\d+)</span>', html)]
+    assert mores == [n - MARGIN_SHOWN for n in per_depth if n > MARGIN_SHOWN] and mores
+    assert html.count("variant v-unjudged") == sum(min(n, MARGIN_SHOWN) for n in per_depth)
+    assert sum(per_depth) == len(big.rounds[0].tree) - len(big.rounds[0].drafted)

@@ -42,6 +42,7 @@ TEXT = Texts(
             "zh": "紙上那一行上方的小字，就是這一輪的其他變體，標記與這裡相同。",
             "en": "The small characters above the line on the sheet are this round's other variants, marked as here.",
         },
+        "m_more": {"zh": "這一層還有 {n} 個變體，沒有寫在紙邊", "en": "{n} more variants at this depth, not written in the margin"},
         "l_sealed": {"zh": "朱印：墨卿接受的路", "en": "red seal: the path the master accepted"},
         "l_struck": {"zh": "朱線刪去：試過、退回", "en": "struck in red: tried and rejected"},
         "l_untried": {"zh": "點線淡字：墨卿沒走到", "en": "dotted, faint: the master's walk never reached it"},

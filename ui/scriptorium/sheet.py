@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from specdec_core.algorithm.trace import Round, Trace
 from specdec_core.settings import MAX_TREE_NODES
+from ui.scriptorium.margin_texts import TEXT as MARGIN_TEXT
 from ui.scriptorium.moments import Moment, ended_in_draft
 from ui.shared.i18n import without_bidi
 from ui.shared.theme import INK, LIGHT_INK, PAPER, VERMILION
@@ -257,7 +258,8 @@ def _column(column: Column) -> str:
     if not column.margin:
         return cell
     shown, rest = column.margin[:MARGIN_SHOWN], len(column.margin) - MARGIN_SHOWN
-    variants = [_variant(v) for v in shown] + ([f'<span class="variant v-more">+{rest}</span>'] if rest > 0 else [])
+    more = html.escape(MARGIN_TEXT.plain("m_more", n=rest), quote=True)
+    variants = [_variant(v) for v in shown] + ([f'<span class="variant v-more" title="{more}">+{rest}</span>'] if rest > 0 else [])
     return f'<span class="col"><span class="margin">{"".join(variants)}</span>{cell}</span>'
 
 
