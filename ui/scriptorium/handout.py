@@ -88,7 +88,8 @@ def _legend(trace: Trace, moment: Moment, top: int, margin: set[str] = frozenset
         x = MARGIN + (i % LEGEND_COLUMNS) * column_width
         y = top + (i // LEGEND_COLUMNS) * (LEGEND_CELL + 6)
         if kind in VARIANT_LEGEND:
-            parts += _variant(x + LEGEND_CELL / 2, y + LEGEND_CELL / 2 + VARIANT_ROW / 2, Variant(sample, kind[2:], -1), "sample")
+            centre, bottom = x + LEGEND_CELL / 2, y + LEGEND_CELL / 2 + VARIANT_ROW / 2
+            parts += _variant(centre, bottom, Variant(sample, kind[2:], -1), "sample")
         else:
             parts += _cell(x, y, sample, kind, LEGEND_CELL)
         parts.append(_text(x + LEGEND_CELL + 10, y + LEGEND_CELL * 0.7, TEXT.plain("h_" + kind), 14))
@@ -145,8 +146,9 @@ def _variant(centre: float, bottom: float, variant: Variant, role: str = "varian
     dash = {"unjudged": ' stroke-dasharray="3 2"', "untried": ' stroke-dasharray="1 2"'}.get(variant.state)
     out = [] if dash is None else [f'<rect x="{centre - width / 2:.0f}" y="{top:.0f}" width="{width}"'
                                    f' height="{VARIANT_ROW - 4}" fill="none" stroke="{colour}"{dash}/>']
+    text = escape(variant_text(variant.piece))
     out.append(f'<text class="{role} {variant.state}" x="{centre:.0f}" y="{bottom - 6:.0f}" text-anchor="middle"'
-               f' font-size="{VARIANT_SIZE}" font-family="{FONT}" fill="{colour}">{escape(variant_text(variant.piece))}</text>')
+               f' font-size="{VARIANT_SIZE}" font-family="{FONT}" fill="{colour}">{text}</text>')
     if variant.state == "struck":
         out.append(f'<line x1="{centre - width / 2 + 2:.0f}" y1="{bottom - 4:.0f}" x2="{centre + width / 2 - 2:.0f}"'
                    f' y2="{top + 2:.0f}" stroke="{VERMILION}" stroke-width="2"/>')

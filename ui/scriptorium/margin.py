@@ -3,8 +3,9 @@ in the state the master's walk left it at this moment (sealed path, struck, neve
 and the master's own character at the end of the path.
 
 Drawn from the trace alone (sheet.tree_walk, sheet.node_states), as an SVG in an <img> (st.html keeps only
-HTML's own tags, so an inline <svg> would be dropped in the browser); every piece is escaped. A large tree folds: a node the walk never went beneath keeps its subtree as "+n", and where the
-unjudged tree is still taller than MAX_ROWS rows, the depths below a cut are folded the same way.
+HTML's own tags, so an inline <svg> would be dropped in the browser); every piece is escaped. A large tree
+folds: a node the walk never went beneath keeps its subtree as "+n", and where the unjudged tree is still
+taller than MAX_ROWS rows, the depths below a cut are folded the same way.
 """
 from __future__ import annotations
 
@@ -60,12 +61,15 @@ def tree_html(trace: Trace, moment: Moment) -> str:
         return ""
     walk = tree_walk(r)
     if walk is None:
-        return STYLE + f'<div class="tree-diagram"><p class="summary">{html.escape(TEXT.plain("t_unreadable"))}</p></div>'
+        refusal = html.escape(TEXT.plain("t_unreadable"))
+        return STYLE + f'<div class="tree-diagram"><p class="summary">{refusal}</p></div>'
     states = node_states(r, walk, moment)
     placed, cut = layout(r, walk, states, _new_token(r, walk, moment))
     drawn = {p.state for p in placed} | ({"more"} if any(p.folded for p in placed) else set())
-    legend = "".join(f"<span>{html.escape(TEXT.plain('l_' + state))}</span>" for state in LEGEND_ORDER if state in drawn)
-    lines = [TEXT.plain("t_title", round=r.index + 1), *_summary(r, walk, states, moment, trace), TEXT.plain("t_margin")]
+    legend = "".join(f"<span>{html.escape(TEXT.plain('l_' + state))}</span>" for state in LEGEND_ORDER
+                     if state in drawn)
+    lines = [TEXT.plain("t_title", round=r.index + 1), *_summary(r, walk, states, moment, trace),
+             TEXT.plain("t_margin")]
     if cut is not None:
         lines.append(TEXT.plain("t_folded", depth=cut))
     summary = "".join(f'<p class="summary">{html.escape(line)}</p>' for line in lines)

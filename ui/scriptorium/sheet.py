@@ -259,7 +259,9 @@ def _column(column: Column) -> str:
         return cell
     shown, rest = column.margin[:MARGIN_SHOWN], len(column.margin) - MARGIN_SHOWN
     more = html.escape(MARGIN_TEXT.plain("m_more", n=rest), quote=True)
-    variants = [_variant(v) for v in shown] + ([f'<span class="variant v-more" title="{more}">+{rest}</span>'] if rest > 0 else [])
+    variants = [_variant(v) for v in shown]
+    if rest > 0:
+        variants.append(f'<span class="variant v-more" title="{more}">+{rest}</span>')
     return f'<span class="col"><span class="margin">{"".join(variants)}</span>{cell}</span>'
 
 
