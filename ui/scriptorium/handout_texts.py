@@ -31,5 +31,15 @@ TEXT = Texts(
             "◇ any other",
         },
         "h_link": {"zh": "打開這一次抄寫：", "en": "Open this run:"},
+        # a tree run (#35): its tree where a chain gives k, and the margin's variants
+        "h_settings_tree": {
+            "zh": "模型組 {pair}　抄寫員 {scribe}　草稿樹 {tree}　溫度 {temperature:g}　top-p {top_p:g}　手抖 {noise:g}　種子 {seed}　"
+            "最多寫 {length} 個{unit}",
+            "en": "Pair {pair} · scribe {scribe} · tree {tree} · temperature {temperature:g} · top-p {top_p:g} · "
+            "shaky hand {noise:g} · seed {seed} · at most {length} {units}",
+        },
+        "h_v_unjudged": {"zh": "上方小字虛框：草稿樹的其他變體，還沒判", "en": "small, dashed, above: the tree's other variants, not yet judged"},
+        "h_v_struck": {"zh": "上方小字朱線：試過、退回的變體", "en": "small, struck, above: variants tried and rejected"},
+        "h_v_untried": {"zh": "上方小字點線：墨卿沒走到的變體", "en": "small, dotted, above: variants the master's walk never reached"},
     }
 )

@@ -1,14 +1,19 @@
 """The sheet as HTML: the scribe's light ink, the master's red seals, red-brush corrections, bonus marks.
 
 Each character sits in a cell of manuscript paper. The renderer only reads the trace: which tokens
-were drafted, sealed, struck and written, up to the moment the class is looking at.
+were drafted, sealed, struck and written, up to the moment the class is looking at. A round that drafted
+a tree writes its other variants in the margin above the line, each at its depth: struck where the master
+tried and rejected it, faint and dotted where his walk down the tree never reached it.
 """
 from __future__ import annotations
 
 import html
 import re
+from dataclasses import dataclass
 
 from specdec_core.algorithm.trace import Round, Trace
+from specdec_core.settings import MAX_TREE_NODES
+from ui.scriptorium.margin_texts import TEXT as MARGIN_TEXT
 from ui.scriptorium.moments import Moment, ended_in_draft
 from ui.shared.i18n import without_bidi
 from ui.shared.theme import INK, LIGHT_INK, PAPER, VERMILION
@@ -24,6 +29,9 @@ CONTROL_MARKS = {  # each control token's own mark, as the legend names it; no t
     "<|im_end|>": "⟩",  # a chat turn ends
 }
 OTHER_CONTROL_MARK = "◇"  # <pad>, <unk> and any control token not listed
+NODE_STATES = ("unjudged", "sealed", "struck", "untried")  # a tree node at a moment: see node_states
+MARGIN_SHOWN = 5  # variants written above one cell; the rest are counted in one "+n"
+VARIANT_CHARS = 6  # a longer variant is cut, "…" at its end (its whole piece in the tooltip)
 
 STYLE = f"""
 <style>
@@ -50,28 +58,144 @@ STYLE = f"""
 .sheet .current {{ background: #fff8e6; }}
 </style>
 """
+# Only a sheet with a margin carries these rules, so a chain's sheet stays as it was, byte for byte.
+MARGIN_STYLE = f"""
+<style>
+.sheet .cell, .sheet .col {{ vertical-align: bottom; }}
+.sheet .col {{ display: inline-flex; flex-direction: column; align-items: center; }}
+.sheet .margin {{ display: flex; flex-direction: column-reverse; align-items: center; gap: 2px; }}
+.sheet .variant {{ position: relative; font-size: calc(var(--sheet-size, 1.9rem) * .52); line-height: 1.2;
+  padding: 0 .2em; border: 1px solid transparent; white-space: pre; }}
+.sheet .v-unjudged {{ color: {LIGHT_INK}; border: 1px dashed {LIGHT_INK}; }}
+.sheet .v-struck {{ color: {LIGHT_INK}; }}
+.sheet .v-struck::before {{ content: ""; position: absolute; left: 4%; right: 4%; top: 50%;
+  border-top: 2px solid {VERMILION}; transform: rotate(-30deg); }}
+.sheet .v-untried {{ color: #b3aa98; border: 1px dotted #b3aa98; }}
+.sheet .v-more {{ color: #8f8676; }}
+.sheet .cell.gap {{ min-width: .6em; border: 1px dotted #c9bfa8; }}
+</style>
+"""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A drafted node in the margin: another character the scribe offered at that depth of the tree."""
+
+    piece: str
+    state: str  # "unjudged", "struck" or "untried" (node_states): the main line's own node is never one
+    node: int  # its index in the round's tree
+
+
+@dataclass(frozen=True)
+class Column:
+    """A cell of the line and the variants above it; cell None: a depth the walk never reached, margin only."""
+
+    cell: tuple[str, str, bool, bool] | None
+    margin: tuple[Variant, ...] = ()
+
+
+@dataclass(frozen=True)
+class TreeWalk:
+    """A tree round as the sheet reads it."""
+
+    depth: tuple[int, ...]  # each node's depth, 1 under the context
+    line: tuple[int, ...]  # the node of each drafted cell: the accepted path, then the last sibling rejected
 
 
 def sheet_html(trace: Trace, moment: Moment, show_struck: bool = True) -> str:
-    cells = [_cell(piece, kind, current, new_seal) for piece, kind, current, new_seal in sheet_cells(trace, moment, show_struck)]
-    return STYLE + '<div class="sheet">' + "".join(cells) + "</div>"
+    columns = sheet_columns(trace, moment, show_struck)
+    if not any(column.margin for column in columns):
+        cells = [_cell(piece, kind, current, new_seal) for piece, kind, current, new_seal in _cells(columns)]
+        return STYLE + '<div class="sheet">' + "".join(cells) + "</div>"
+    return STYLE + MARGIN_STYLE + '<div class="sheet">' + "".join(_column(column) for column in columns) + "</div>"
 
 
 def sheet_cells(trace: Trace, moment: Moment, show_struck: bool = True) -> list[tuple[str, str, bool, bool]]:
     """(piece, kind, in the current round, sealed at this very moment) for every cell up to the moment."""
-    cells = [(piece, "prompt", False, False) for piece in prompt_tail(trace)]
+    return _cells(sheet_columns(trace, moment, show_struck))
+
+
+def sheet_columns(trace: Trace, moment: Moment, show_struck: bool = True) -> list[Column]:
+    """Every cell up to the moment, each with its margin: a tree round's other variants at the cell's depth.
+
+    The current round's margin holds every other node of its tree (its depths past the line in columns of
+    their own, before the master's character, where a chain shows its discarded drafts); a past round keeps
+    only the variants the master struck, and only while struck characters are kept (show_struck)."""
+    columns = [Column((piece, "prompt", False, False)) for piece in prompt_tail(trace)]
     written = 0
     for i, r in enumerate(trace.rounds[: moment.round + 1]):
         now = i == moment.round
         kinds = _round_kinds(r, moment if now else None)
-        for j, (piece, kind) in enumerate(kinds):
+        margins = round_margins(r, moment if now else None) if (show_struck or now) else []
+        for j, (piece, kind) in enumerate(kinds):  # the drafted cells first, in order, then the master's
             if written >= len(trace.tokens) and kind not in ("draft", "discarded", "struck"):
                 break
             if kind in ("struck", "discarded") and not (show_struck or now):
                 continue
-            cells.append((piece, kind, now, now and moment.stage == "seal" and j == moment.sealed - 1))
+            cell = (piece, kind, now, now and moment.stage == "seal" and j == moment.sealed - 1)
+            columns.append(Column(cell, margins[j] if j < min(len(r.drafted), len(margins)) else ()))
             written += kind in ("sealed", "corrected", "bonus", "plain")
-    return cells
+            if now and j == len(r.drafted) - 1:  # the depths the line never reached, before the master's character
+                columns += [Column(None, margin) for margin in margins[j + 1 :] if margin]
+    return columns
+
+
+def round_margins(r: Round, moment: Moment | None) -> list[tuple[Variant, ...]]:
+    """The margin at each depth of a tree round (index d - 1 for depth d; empty for a chain): the nodes
+    off the line, the siblings of the line's node first, in the order drawn. moment None: a past round,
+    whose margin keeps only the struck variants, as the line keeps its struck character but not its discarded."""
+    walk = tree_walk(r)
+    if walk is None:
+        return []
+    states = node_states(r, walk, moment)
+    margins = []
+    for depth in range(1, max(walk.depth) + 1):
+        at_line = walk.line[depth - 1] if depth <= len(walk.line) else None
+        nodes = [i for i, d in enumerate(walk.depth) if d == depth and i != at_line]
+        if at_line is not None:  # the ones the master tried before or after it come first
+            nodes.sort(key=lambda i: r.tree[i].parent != r.tree[at_line].parent)
+        margins.append(tuple(Variant(r.tree[i].piece, states[i], i) for i in nodes
+                             if moment is not None or states[i] == "struck"))
+    return margins
+
+
+def tree_walk(r: Round) -> TreeWalk | None:
+    """A tree round's depths and line, or None for a chain and for a tree its own record contradicts (a
+    hand-made file): such a round is drawn as a chain, its margin left empty rather than drawn wrong."""
+    tree = r.tree
+    if not tree or len(tree) > MAX_TREE_NODES:
+        return None
+    depth: list[int] = []
+    for i, node in enumerate(tree):
+        if not -1 <= node.parent < i:
+            return None
+        depth.append(1 if node.parent < 0 else depth[node.parent] + 1)
+    path = [i for i, node in enumerate(tree) if node.accepted]
+    if len(path) != r.n_accepted or [tree[i].parent for i in path] != [-1, *path][: len(path)]:
+        return None
+    reached = {-1, *path}  # the walk tries only the children of the context and of accepted nodes
+    if any(node.tried and node.parent not in reached or node.accepted and not node.tried for node in tree):
+        return None
+    end = path[-1] if path else -1
+    rejected = [i for i, node in enumerate(tree) if node.parent == end and node.tried]
+    line = path + rejected[-1:] if len(r.drafted) > len(path) else path
+    if [tree[i].token for i in line] != [step.token for step in r.drafted]:
+        return None
+    return TreeWalk(tuple(depth), tuple(line))
+
+
+def node_states(r: Round, walk: TreeWalk, moment: Moment | None) -> list[str]:
+    """Each node of the tree at the moment: "sealed" (on the accepted path), "struck" (tried and rejected),
+    "untried" (the walk never reached it: a sibling after the accepted one, or anything under a node not
+    accepted), or "unjudged" while the seals have not reached its depth (the draft stage: every node).
+    moment None: the round is judged (a past round)."""
+    judged = len(r.tree) if moment is None or moment.stage == "verdict" else moment.sealed
+    return ["unjudged" if depth > judged else "sealed" if node.accepted else "struck" if node.tried else "untried"
+            for node, depth in zip(r.tree, walk.depth)]
+
+
+def _cells(columns: list[Column]) -> list[tuple[str, str, bool, bool]]:
+    return [column.cell for column in columns if column.cell is not None]
 
 
 def prompt_tail(trace: Trace) -> list[str]:
@@ -126,6 +250,31 @@ def _round_kinds(r: Round, moment: Moment | None) -> list[tuple[str, str]]:
         if moment is not None:  # the rest of the line is discarded unread; shown only while current
             out += [(p, "discarded") for p in drafted[r.n_accepted + 1 :]]
     return out + [(r.next_piece, r.next_kind)]
+
+
+def _column(column: Column) -> str:
+    """A cell alone, or a cell (an empty one at a depth off the line) with its variants above it."""
+    cell = _cell(*column.cell) if column.cell is not None else '<span class="cell gap"></span>'
+    if not column.margin:
+        return cell
+    shown, rest = column.margin[:MARGIN_SHOWN], len(column.margin) - MARGIN_SHOWN
+    more = html.escape(MARGIN_TEXT.plain("m_more", n=rest), quote=True)
+    variants = [_variant(v) for v in shown]
+    if rest > 0:
+        variants.append(f'<span class="variant v-more" title="{more}">+{rest}</span>')
+    return f'<span class="col"><span class="margin">{"".join(variants)}</span>{cell}</span>'
+
+
+def _variant(variant: Variant) -> str:
+    state = variant.state if variant.state in NODE_STATES else "unjudged"
+    return (f'<span class="variant v-{state}" title="{html.escape(without_bidi(variant.piece), quote=True)}">'
+            f"{html.escape(variant_text(variant.piece))}</span>")
+
+
+def variant_text(piece: str) -> str:
+    """A variant as the margin writes it: as on the line, cut to VARIANT_CHARS characters."""
+    shown = display_piece(piece)
+    return shown if len(shown) <= VARIANT_CHARS else shown[: VARIANT_CHARS - 1] + "…"
 
 
 def _cell(piece: str, kind: str, current: bool = False, new_seal: bool = False) -> str:

@@ -16,6 +16,7 @@ from specdec_core.drafts.feature import reads_master_notes
 from ui.archive.store import keep_run
 from ui.scriptorium import worked
 from ui.scriptorium.handout import handout_svg
+from ui.scriptorium.margin import show_tree
 from ui.scriptorium.moments import Moment, correction_steps, ended_in_draft, moments, next_correction, positions, progress_at
 from ui.scriptorium.plots import cache_figure, candidate_figure
 from ui.scriptorium.sheet import display_piece, sheet_html
@@ -70,6 +71,7 @@ def _stepper(trace: Trace, presenter: bool, file_run: bool) -> None:
         st.caption(TEXT("legend"))
         _counters(trace, moment)
         st.info(_story(r, moment))
+    show_tree(trace, moment)  # a tree round's drafted tree, as the walk has judged it so far (#35)
     if moment.stage == "verdict" or r.drafted:
         _position_details(r, moment)
     if moment.stage == "verdict":  # the numbers of a judged round, worked as the rule reads them
