@@ -290,3 +290,38 @@ def test_chains_are_told_and_counted_as_before(tiny, tiny_prompt):
         assert "variant" not in story and "depth" not in story
     assert progress_at(trace, moments(trace)[-1]).alpha == pytest.approx(summarize(trace)["alpha"])
     assert worked.new_token_rows(trace.rounds[0]) == worked.new_token_rows(trace.rounds[0], tree_trial=None)
+
+
+def test_the_page_steps_through_a_replayed_tree_run(tree):
+    """The scriptorium on a tree run from the archive: the story and the table of the step, the first-variant α."""
+    from app_pages import open_page
+
+    from ui.archive.store import archive
+
+    run = archive().save(tree.to_json()).id
+    app = open_page("scriptorium", "en", run=str(run))
+    assert not app.exception
+    steps = moments(tree)
+    assert any(i.value == _story(tree.rounds[0], steps[0], "residual") for i in app.info)
+    next(b for b in app.button if b.label == "Step ▶").click().run()  # the first seal: depth 1 is walked
+    assert not app.exception
+    assert any(i.value == _story(tree.rounds[0], steps[1], "residual") for i in app.info)
+    assert [m.label for m in app.metric][3] == TEXT("alpha_tree")
+    table = app.dataframe[0].value
+    assert list(table.columns) == ["Order", "Variant", "p(x)", "q(x)", "r(x)", "min(1, r/q)", "u", "Verdict"]
+    assert list(table["Variant"]) == [display_piece(r.piece) for r in tree.rounds[0].tree if r.parent == -1]
+
+
+def test_the_chart_at_a_depth_marks_the_residual_each_tried_variant_faced(tree):
+    from ui.scriptorium.plots import candidate_figure
+    from ui.scriptorium.tree_view import residuals_faced, variant_candidates
+
+    labels = {"p": "p", "q": "q", "min": "min", "r": "r", "axis": "axis", "faced": "faced"}
+    r = next(r for r in tree_rounds(tree) if r.next_kind == "corrected" and len(at_depth(r, r.n_accepted + 1)) > 1)
+    depth = tree_walk(r)[r.n_accepted]
+    rows = variant_candidates(r, depth, r.drafted[-1].candidates)
+    assert {r.tree[i].token for i in depth.variants} <= {c.token for c in rows}  # every variant has its bar
+    figure = candidate_figure(rows, r.drafted[-1].token, labels, residual=False, faced=residuals_faced(r, depth, "residual"))
+    marks = next(t for t in figure.data if t.name == "faced")
+    assert list(marks.y) == [r.tree[i].r for i in at_depth(r, r.n_accepted + 1)]
+    assert residuals_faced(r, depth, "greedy") == []

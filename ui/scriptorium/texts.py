@@ -297,9 +297,9 @@ TEXT = Texts(
         "r_faced": {"zh": "試到時的殘差 r(x)", "en": "r(x) when tried"},
         "r_last": {"zh": "最後的殘差 r", "en": "the last residual r"},
         "tree_from_residual": {
-            "zh": "這個{unit}從第 {depth} 層最後留下的殘差抽出：那裡的 {variants}都被退回，每退回一個，r ← max(0, r − q) 正規化一次。",
-            "en": "This {unit} was drawn from the residual left at depth {depth} once its {variants} had all been struck "
-            "(each struck variant leaves r ← max(0, r − q), normalised).",
+            "zh": "這個{unit}從第 {depth} 層最後留下的殘差抽出：那裡試過的異文（{variants}）全被退回，每退回一個，r ← max(0, r − q) 正規化一次。",
+            "en": "This {unit} was drawn from the residual left at depth {depth} after every variant tried there ({variants}) "
+            "was struck; each struck variant leaves r ← max(0, r − q), normalised.",
         },
         "tree_greedy_new": {
             "zh": "溫度為 0：這一層沒有墨卿的首選，他自己寫下 p 的最大者。",
