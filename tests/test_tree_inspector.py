@@ -121,7 +121,8 @@ def test_each_seal_story_names_the_variants_struck_and_the_one_that_passed(tree)
             untried = [i for i in variants if not r.tree[i].tried]
             assert f"walked down to depth {d}:" in story and "from the left" not in story
             if not struck:
-                assert f"its first variant, {quoted(r.tree[sealed].piece)}, passed" in story
+                first = "only" if len(variants) == 1 else "first"
+                assert f"its {first} variant, {quoted(r.tree[sealed].piece)}, passed" in story
             else:
                 assert len(struck) == 1  # 2-2-1: at most two variants a depth
                 told += 1
@@ -237,7 +238,9 @@ def test_a_greedy_tree_is_told_as_his_first_choice_without_residual(greedy_tree)
         assert "residual" not in story
         if m.stage == "seal":
             sealed = next(i for i in at_depth(r, m.sealed) if greedy_tree.rounds[m.round].tree[i].accepted)
-            assert r.tree[sealed].p == 1.0 and f"{quoted(r.tree[sealed].piece)} is his own first choice" in story
+            assert r.tree[sealed].p == 1.0 and f"{quoted(r.tree[sealed].piece)}, is his own first choice" in story
+            n = len(at_depth(r, m.sealed))
+            assert (f"its only variant, {quoted(r.tree[sealed].piece)}," if n == 1 else f"of the {n} variants there") in story
         walk = tree_walk(r)
         for depth in walk or []:
             rows = variant_rows(r, depth, "greedy", revealed=True)

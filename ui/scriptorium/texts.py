@@ -198,6 +198,16 @@ TEXT = Texts(
             "en": "Round {round}: the master read the whole tree at one glance and has walked down to depth {depth}: "
             "its first variant, “{good}”, passed and is sealed.",
         },
+        "stage_seal_tree_only": {
+            "zh": "第 {round} 輪：墨卿一眼看完整棵草稿樹，往下走到第 {depth} 層：這一層唯一的異文「{good}」通過，蓋印。",
+            "en": "Round {round}: the master read the whole tree at one glance and has walked down to depth {depth}: "
+            "its only variant, “{good}”, passed and is sealed.",
+        },
+        "stage_seal_tree_greedy_only": {
+            "zh": "第 {round} 輪：墨卿一眼看完整棵草稿樹，往下走到第 {depth} 層：這一層唯一的異文「{good}」正是他自己的首選，蓋印。",
+            "en": "Round {round}: the master read the whole tree at one glance and has walked down to depth {depth}: "
+            "its only variant, “{good}”, is his own first choice, and is sealed.",
+        },
         "stage_seal_tree_second": {
             "zh": "第 {round} 輪：墨卿一眼看完整棵草稿樹，往下走到第 {depth} 層：第一個異文「{bad}」被退回；第二個「{good}」{against}通過，蓋印。",
             "en": "Round {round}: the master read the whole tree at one glance and has walked down to depth {depth}: "
@@ -217,7 +227,7 @@ TEXT = Texts(
         "stage_seal_tree_greedy": {
             "zh": "第 {round} 輪：墨卿一眼看完整棵草稿樹，往下走到第 {depth} 層：這一層的 {variants}之中，「{good}」正是他自己的首選，蓋印。",
             "en": "Round {round}: the master read the whole tree at one glance and has walked down to depth {depth}: "
-            "of the {variants} there, “{good}” is his own first choice, and is sealed.",
+            "of the {variants} there, “{good}”, is his own first choice, and is sealed.",
         },
         "stage_tree_corrected_one": {
             "zh": "第 {round} 輪：第 {depth} 層唯一的異文「{bad}」被退回，墨卿從{source}寫出「{good}」。這一輪得 {gain}。",

@@ -58,12 +58,15 @@ def _seal_story(r: Round, depth: Depth, trial: str, number: int) -> str:
     """The depth just sealed: the variants struck before the one that passed, and how many were never tried."""
     tree = r.tree
     words = dict(round=number, depth=depth.depth, good=display_piece(tree[depth.accepted].piece))
+    only = len(depth.variants) == 1
     if trial == "greedy":  # every variant is compared with his argmax; no order, no residual
+        if only:
+            return TEXT("stage_seal_tree_greedy_only", **words)
         return TEXT("stage_seal_tree_greedy", variants=variants_words(len(depth.variants)), **words)
     struck = depth.struck_before(tree)
     against = TEXT.plain("against_p" if trial == "p" else "against_residual_one" if len(struck) == 1 else "against_residual_many")
     if not struck:
-        story = TEXT("stage_seal_tree_first", **words)
+        story = TEXT("stage_seal_tree_only" if only else "stage_seal_tree_first", **words)
     elif len(struck) == 1:
         story = TEXT("stage_seal_tree_second", bad=display_piece(tree[struck[0]].piece), against=against, **words)
     else:
