@@ -328,3 +328,30 @@ def test_the_chart_at_a_depth_marks_the_residual_each_tried_variant_faced(tree):
     marks = next(t for t in figure.data if t.name == "faced")
     assert list(marks.y) == [r.tree[i].r for i in at_depth(r, r.n_accepted + 1)]
     assert residuals_faced(r, depth, "greedy") == []
+
+
+def test_the_broken_sibling_rule_is_told_as_testing_against_p(poetry):
+    """tree-no-residual tries every variant against p itself: no story may say it faced a residual."""
+    settings = DecodeSettings(sampling=SamplingConfig(temperature=1.0), max_new_tokens=24, tree="2-2-1", seed=3,
+                              rule="tree-no-residual")
+    trace = speculative_generate(poetry.as_target(), poetry.draft("distilled"), poetry.encode_prompt(PROMPT), settings)
+    assert trial_of(trace.settings) == "p"
+    seals_after_a_strike = 0
+    for m in moments(trace):
+        r = trace.rounds[m.round]
+        story = _story(r, m, "p")
+        assert "residual it left" not in story and "residual they left" not in story and "last one left" not in story
+        if m.stage == "seal" and "was struck" in story:
+            seals_after_a_strike += 1
+            assert "against p itself" in story
+    assert all(node.r == node.p for r in tree_rounds(trace) for node in r.tree if node.tried)
+    assert seals_after_a_strike  # the run has a variant passing after a strike: the case whose words differ
+
+
+def test_every_way_of_trying_has_its_words():
+    from ui.scriptorium.walk import TRIALS
+
+    for trial in TRIALS:
+        assert TEXT(f"variants_caption_{trial}") and TEXT(worked.TREE_INTRO[trial])
+    assert trial_of({}) == "residual" and trial_of({"rule": "tree-no-residual", "sampling": {"temperature": 1.0}}) == "p"
+    assert trial_of({"rule": "tree-no-residual", "sampling": {"temperature": 0}}) == "greedy"
