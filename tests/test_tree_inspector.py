@@ -313,6 +313,13 @@ def test_the_page_steps_through_a_replayed_tree_run(tree):
     table = app.dataframe[0].value
     assert list(table.columns) == ["Order", "Variant", "p(x)", "q(x)", "r(x)", "min(1, r/q)", "u", "Verdict"]
     assert list(table["Variant"]) == [display_piece(r.piece) for r in tree.rounds[0].tree if r.parent == -1]
+    next(b for b in app.button if b.label == "To the end ⏭").click().run()  # the last verdict, with its worked round
+    assert not app.exception
+    told = _story(tree.rounds[-1], steps[-1], "residual").split(" This round gains")[0]  # the page counts in its pair's unit
+    assert any(i.value.startswith(told) for i in app.info) and "end mark" in told
+    worked_rows = worked.tree_rows(tree.rounds[-1], tree_walk(tree.rounds[-1]), "residual", steps[-1].written)
+    assert any(list(frame.value.iloc[:, 2]) == [row["Token"] for row in worked_rows] for frame in app.dataframe
+               if "Depth" in frame.value.columns)  # the third column names the unit: "Character" on this pair's page
 
 
 def test_the_chart_at_a_depth_marks_the_residual_each_tried_variant_faced(tree):

@@ -1,4 +1,5 @@
-"""A trace as a sequence of moments a class steps through: draft, each seal in turn, then the verdict."""
+"""A trace as a sequence of moments a class steps through: draft, each seal in turn (in a tree, one a depth walked),
+then the verdict."""
 from __future__ import annotations
 
 from dataclasses import dataclass
