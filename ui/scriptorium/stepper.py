@@ -257,8 +257,8 @@ def _variants(r: Round, depth, trial: str, revealed: bool, labels: dict[str, str
     order tried."""
     step = r.drafted[depth.depth - 1]
     faced = residuals_faced(r, depth, trial) if revealed else []
-    chart(st, candidate_figure(variant_candidates(r, depth, step.candidates), step.token, labels | {"faced": TEXT("r_faced")},
-                               residual=False, faced=faced))
+    rows = variant_candidates(r, depth, step.candidates)
+    chart(st, candidate_figure(rows, step.token, labels | {"faced": TEXT("r_faced")}, residual=False, faced=faced))
     st.dataframe(variant_rows(r, depth, trial, revealed), hide_index=True)
     st.caption(TEXT(f"variants_caption_{trial}" if revealed else "tree_not_yet"))
 

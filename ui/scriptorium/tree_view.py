@@ -1,4 +1,4 @@
-"""A tree round in the stepper's words and its inspector's table: the walk down the drafted tree, as the run recorded it.
+"""A tree round in the stepper's words and its inspector's table: the walk down the drafted tree, as recorded.
 
 Each depth's variants are tried in the order the scribe drew them (tree_verify, SpecInfer's multi-step speculative
 sampling): the first against p, each later one against the residual r the rejected ones left, accepted when
@@ -38,8 +38,10 @@ def tree_story(r: Round, moment: Moment, walk: list[Depth], trial: str) -> str:
     if trial == "greedy" and one:
         return TEXT("stage_tree_corrected_greedy_one", bad=display_piece(r.tree[struck[0]].piece), **words)
     if trial == "greedy":
-        return TEXT("stage_tree_corrected_greedy", variants=variants_words(len(struck)), pieces=pieces_words(r, struck), **words)
-    source = TEXT.plain("source_plain_residual" if trial == "p" else "source_last_residual_one" if one else "source_last_residual_many")
+        return TEXT("stage_tree_corrected_greedy", variants=variants_words(len(struck)), pieces=pieces_words(r, struck),
+                    **words)
+    source = TEXT.plain("source_plain_residual" if trial == "p" else
+                        "source_last_residual_one" if one else "source_last_residual_many")
     if one:
         return TEXT("stage_tree_corrected_one", bad=display_piece(r.tree[struck[0]].piece), source=source, **words)
     return TEXT("stage_tree_corrected_many", n=len(struck), pieces=pieces_words(r, struck), source=source, **words)
@@ -64,7 +66,8 @@ def _seal_story(r: Round, depth: Depth, trial: str, number: int) -> str:
             return TEXT("stage_seal_tree_greedy_only", **words)
         return TEXT("stage_seal_tree_greedy", variants=variants_words(len(depth.variants)), **words)
     struck = depth.struck_before(tree)
-    against = TEXT.plain("against_p" if trial == "p" else "against_residual_one" if len(struck) == 1 else "against_residual_many")
+    against = TEXT.plain("against_p" if trial == "p" else
+                         "against_residual_one" if len(struck) == 1 else "against_residual_many")
     if not struck:
         story = TEXT("stage_seal_tree_only" if only else "stage_seal_tree_first", **words)
     elif len(struck) == 1:
@@ -79,7 +82,7 @@ def _seal_story(r: Round, depth: Depth, trial: str, number: int) -> str:
 
 
 def _ended_story(r: Round, moment: Moment, walk: list[Depth], number: int) -> str:
-    """The text ended at an end token sealed at depth `written`: nothing below it, nor the master's new token, is written."""
+    """The text ended at an end token sealed at depth `written`: nothing below it, nor his new token, is written."""
     at = moment.written
     end, gain = display_piece(r.drafted[at - 1].piece), TEXT("gain_one" if at == 1 else "gain_many", n=at)
     below = descendants(r, walk[at - 1].accepted)
