@@ -110,27 +110,50 @@ def test_the_draft_story_counts_the_variants_at_each_depth(tree):
         assert "has not looked yet" in story
 
 
-def test_each_seal_story_names_the_variants_struck_and_the_one_that_passed(tree):
-    told = 0
-    for r in tree_rounds(tree):
-        for d in range(1, r.n_accepted + 1):
-            story = _story(r, moment_of(tree, r, "seal", d), "residual")
+def seal_stories_told(trace: Trace) -> list[int]:
+    """Check every seal story of a tree run against its nodes; the count of variants struck before each sealed one."""
+    counts = []
+    for r in tree_rounds(trace):
+        for m in (m for m in moments(trace) if m.round == r.index and m.stage == "seal"):
+            d, story = m.sealed, _story(r, m, "residual")
             variants = at_depth(r, d)
             sealed = next(i for i in variants if r.tree[i].accepted)
             struck = [i for i in variants[: variants.index(sealed)] if r.tree[i].tried]
             untried = [i for i in variants if not r.tree[i].tried]
+            good = quoted(r.tree[sealed].piece)
             assert f"walked down to depth {d}:" in story and "from the left" not in story
             if not struck:
-                first = "only" if len(variants) == 1 else "first"
-                assert f"its {first} variant, {quoted(r.tree[sealed].piece)}, passed" in story
+                assert f"its {'only' if len(variants) == 1 else 'first'} variant, {good}, passed" in story
+            elif len(struck) == 1:
+                assert (f"the first variant, {quoted(r.tree[struck[0]].piece)}, was struck; the second, {good}, "
+                        "passed against the residual it left") in story
             else:
-                assert len(struck) == 1  # 2-2-1: at most two variants a depth
-                told += 1
-                assert (f"the first variant, {quoted(r.tree[struck[0]].piece)}, was struck; the second, "
-                        f"{quoted(r.tree[sealed].piece)}, passed against the residual it left") in story
-            assert (f"{len(untried)} more variant here is never tried" in story) == (len(untried) == 1)
-            assert "never tried" in story or not untried
-    assert told, "no seal came after a struck variant"
+                pieces = ", ".join(quoted(r.tree[i].piece) for i in struck)
+                assert (f"the first {len(struck)} variants, {pieces}, were struck; variant {len(struck) + 1}, {good}, "
+                        "passed against the residual they left") in story
+            if len(untried) == 1:
+                assert "1 more variant here is never tried" in story
+            elif untried:
+                assert f"The {len(untried)} other variants after it here are never tried" in story
+            else:
+                assert "never tried" not in story
+            counts.append(len(struck))
+    return counts
+
+
+def test_each_seal_story_names_the_variants_struck_and_the_one_that_passed(tree):
+    assert 1 in seal_stories_told(tree), "no seal came after a struck variant"
+
+
+def test_a_dynamic_tree_is_told_the_same_way(poetry):
+    """EAGLE-2's growth: three variants a node, so a variant can pass after two were struck."""
+    told = []
+    for seed in range(4):
+        settings = DecodeSettings(sampling=SamplingConfig(temperature=1.0), max_new_tokens=24, tree="dynamic-3-12", seed=seed)
+        trace = speculative_generate(poetry.as_target(), poetry.draft("distilled"), poetry.encode_prompt(PROMPT), settings)
+        assert all(tree_walk(r) is not None for r in tree_rounds(trace))
+        told += seal_stories_told(trace)
+    assert max(told) >= 2, "no seal came after two struck variants"
 
 
 def test_the_verdict_story_says_where_the_walk_ended(tree):
