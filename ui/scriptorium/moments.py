@@ -1,9 +1,11 @@
-"""A trace as a sequence of moments a class steps through: draft, each seal in turn, then the verdict."""
+"""A trace as a sequence of moments a class steps through: draft, each seal in turn (in a tree, one a depth walked),
+then the verdict."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from specdec_core.algorithm.trace import Round, Trace, written_by_round
+from ui.scriptorium.walk import first_variant_acceptances, tree_walk
 
 
 @dataclass(frozen=True)
@@ -39,17 +41,28 @@ class Progress:
     tokens: int
     target_forwards: int
     alpha: float | None  # mean min(1, p/q) over the drafted tokens the master's verdicts have reached so far
+    # (judged_acceptances: in a tree, the first variant at each depth he reached)
 
 
 def progress_at(trace: Trace, moment: Moment) -> Progress:
     done = trace.rounds[: moment.round]
     current = trace.rounds[moment.round]
     tokens = sum(written_by_round(trace)[: moment.round]) + moment.written
-    judged = [s.accept_prob for r in done for s in r.reached]
+    judged = [a for r in done for a in judged_acceptances(r)]
     if moment.stage != "draft":  # the master's glance has happened: this round's verdicts are known
-        judged += [s.accept_prob for s in current.reached]
+        judged += judged_acceptances(current)
     forwards = len(done) + (moment.stage != "draft")
     return Progress(tokens, forwards, sum(judged) / len(judged) if judged else None)
+
+
+def judged_acceptances(r: Round) -> list[float]:
+    """What a round adds to "alpha so far": min(1, p/q) of each drafted token the master's verdicts reached; in a
+    tree, of the first variant at each depth he reached. Later variants there were tried against the residual
+    their elder siblings left, min(1, r/q), which is no estimate of alpha, so they are not counted."""
+    walk = tree_walk(r)
+    if walk is None:
+        return [s.accept_prob for s in r.reached]
+    return first_variant_acceptances(r, walk)
 
 
 def positions(r: Round, moment: Moment) -> list[int]:

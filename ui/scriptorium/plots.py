@@ -10,10 +10,12 @@ from ui.shared.theme import INK, LIGHT_INK, VERMILION, on_paper
 OVERLAP = "rgba(178, 34, 34, 0.18)"  # min(p, q): the mass where the scribe and the master agree
 
 
-def candidate_figure(candidates: list[Candidate], chosen: int, labels: dict[str, str], residual: bool) -> go.Figure:
+def candidate_figure(candidates: list[Candidate], chosen: int, labels: dict[str, str], residual: bool,
+                     faced: list[tuple[int, float]] | None = None) -> go.Figure:
     """Bars of p and q over the top candidates, min(p, q) shaded; the residual when it was drawn from.
 
-    labels: names for "p", "q", "min", "r" in the reader's language.
+    labels: names for "p", "q", "min", "r" in the reader's language (and "faced" where `faced` is given).
+    faced: in a tree, (token, r(x)) of each variant tried at this depth: the residual each one was tested against.
     """
     x = [f"{chart_piece(c.piece)}{' ◀' if c.token == chosen else ''}" for c in candidates]
     figure = go.Figure()
@@ -23,6 +25,11 @@ def candidate_figure(candidates: list[Candidate], chosen: int, labels: dict[str,
     if residual:
         figure.add_scatter(x=x, y=[c.r for c in candidates], name=labels["r"], mode="markers",
                            marker=dict(color=VERMILION, size=14, symbol="diamond"))
+    if faced:
+        at = {c.token: label for c, label in zip(candidates, x)}
+        shown = [(at[token], value) for token, value in faced if token in at]
+        figure.add_scatter(x=[label for label, _ in shown], y=[value for _, value in shown], name=labels["faced"],
+                           mode="markers", marker=dict(color=VERMILION, size=12, symbol="x"))
     figure.update_layout(barmode="overlay", yaxis_title=labels["axis"], yaxis_rangemode="tozero")
     return on_paper(figure)
 

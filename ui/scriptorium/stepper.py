@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -18,9 +17,12 @@ from ui.scriptorium import worked
 from ui.scriptorium.handout import handout_svg
 from ui.scriptorium.margin import show_tree
 from ui.scriptorium.moments import Moment, correction_steps, ended_in_draft, moments, next_correction, positions, progress_at
+from ui.scriptorium.numbers import probability_text, ratio_text  # noqa: F401  (the inspector's tests read them here)
 from ui.scriptorium.plots import cache_figure, candidate_figure
 from ui.scriptorium.sheet import display_piece, sheet_html
 from ui.scriptorium.texts import TEXT
+from ui.scriptorium.tree_view import residuals_faced, tree_story, variant_candidates, variant_rows, variants_words
+from ui.scriptorium.walk import tree_walk, trial_of
 from ui.shared.i18n import markdown_literal
 from ui.shared.texts import TEXT as COMMON
 from ui.shared.theme import chart
@@ -57,9 +59,9 @@ def _stepper(trace: Trace, presenter: bool, file_run: bool) -> None:
     if file_run and st.session_state["moment"] > 1:
         _file_once(trace)
     moment = steps[st.session_state["moment"] - 1]
-    r = trace.rounds[moment.round]
+    r, trial = trace.rounds[moment.round], trial_of(trace.settings)
     if presenter:  # one screen: the story, the sheet, the buttons; the rest below the fold
-        st.info(_story(r, moment))
+        st.info(_story(r, moment, trial))
         st.html(sheet_html(trace, moment, st.session_state.get("show_struck", True)))
         _controls(len(steps), slider=False)
         _counters(trace, moment)
@@ -70,12 +72,12 @@ def _stepper(trace: Trace, presenter: bool, file_run: bool) -> None:
         st.html(sheet_html(trace, moment, show_struck))
         st.caption(TEXT("legend"))
         _counters(trace, moment)
-        st.info(_story(r, moment))
+        st.info(_story(r, moment, trial))
     show_tree(trace, moment)  # a tree round's drafted tree, as the walk has judged it so far (#35)
     if moment.stage == "verdict" or r.drafted:
-        _position_details(r, moment)
+        _position_details(r, moment, trial)
     if moment.stage == "verdict":  # the numbers of a judged round, worked as the rule reads them
-        _worked_round(r, moment)
+        _worked_round(r, moment, trial)
     with st.expander(TEXT("caches")):
         scribe_cache = any(r.draft_cache)  # a count scribe (n-gram, prompt lookup) reads no network and keeps no cache
         labels = _labels("master", "scribe", "before", "after", "rolled", "kept", "dropped") | {"axis": TEXT("cache_axis")}
@@ -107,14 +109,22 @@ def _file_once(trace: Trace) -> None:
         st.warning(COMMON("not_archived", error=st.session_state["not_filed"]))
 
 
-def _worked_round(r: Round, moment: Moment) -> None:
-    ended = ended_in_draft(r, moment)
+def _worked_round(r: Round, moment: Moment, trial: str = "residual") -> None:
+    ended, walk = ended_in_draft(r, moment), tree_walk(r)
     with st.expander(TEXT("worked")):
-        st.caption(TEXT("worked_intro"))
-        if r.drafted:
-            st.dataframe(worked.draft_rows(r, moment.written if ended else None), hide_index=True)
+        if walk is not None:  # a tree: every variant tried, depth by depth
+            st.caption(TEXT(worked.TREE_INTRO[trial]))
+            st.dataframe(worked.tree_rows(r, walk, trial, moment.written if ended else None), hide_index=True)
+        else:
+            st.caption(TEXT("worked_intro"))
+            if r.drafted:
+                st.dataframe(worked.draft_rows(r, moment.written if ended else None), hide_index=True)
         if ended:  # no new token: the text ended among the drafts
             st.write(TEXT("w_ended", at=moment.written, end=display_piece(r.drafted[moment.written - 1].piece)))
+            return
+        if walk is not None:
+            st.write(worked.tree_new_token_words(r, walk, trial))
+            st.dataframe(worked.new_token_rows(r, tree_trial=trial), hide_index=True)
             return
         st.write(worked.new_token_words(r))
         st.dataframe(worked.new_token_rows(r), hide_index=True)
@@ -182,10 +192,18 @@ def _counters(trace: Trace, moment: Moment) -> None:
     cols[0].metric(TEXT("tokens"), now.tokens)
     cols[1].metric(TEXT("forwards"), now.target_forwards)
     cols[2].metric(TEXT("per_forward"), f"{now.tokens / now.target_forwards:.2f}" if now.target_forwards else "—")
-    cols[3].metric(TEXT("alpha"), "—" if now.alpha is None else f"{now.alpha:.2f}")
+    alpha = "—" if now.alpha is None else f"{now.alpha:.2f}"
+    if any(tree_walk(r) is not None for r in trace.rounds):  # a tree run counts the first variant at each depth
+        cols[3].metric(TEXT("alpha_tree"), alpha, help=TEXT("alpha_tree_help"))
+    else:
+        cols[3].metric(TEXT("alpha"), alpha)
 
 
-def _story(r: Round, moment: Moment) -> str:
+def _story(r: Round, moment: Moment, trial: str = "residual") -> str:
+    """What the step shows, in words; trial: how the run's master tried a tree's variants (walk.trial_of)."""
+    walk = tree_walk(r)
+    if walk is not None:
+        return tree_story(r, moment, walk, trial)
     number, n = r.index + 1, len(r.drafted)
     if moment.stage == "draft":
         return TEXT("stage_draft", round=number, n=n)
@@ -212,28 +230,62 @@ def _story_ended(r: Round, moment: Moment) -> str:
     return TEXT("stage_ended_rest" if rest else "stage_ended", **words)
 
 
-def _position_details(r: Round, moment: Moment) -> None:
-    slots = positions(r, moment)
+def _position_details(r: Round, moment: Moment, trial: str = "residual") -> None:
+    slots, walk = positions(r, moment), tree_walk(r)
     default = slots[-1] if ended_in_draft(r, moment) else r.n_accepted if moment.stage == "verdict" else max(moment.sealed - 1, 0)
-    label = lambda i: _slot_label(r, i, moment.stage == "verdict")  # noqa: E731
-    at = st.segmented_control(TEXT("position"), slots, format_func=label, default=default, key=f"position_{r.index}_{moment.stage}")
+    label = lambda i: _slot_label(r, i, moment.stage == "verdict", tree=walk is not None)  # noqa: E731
+    title = TEXT("position" if walk is None else "position_tree")
+    at = st.segmented_control(title, slots, format_func=label, default=default, key=f"position_{r.index}_{moment.stage}")
     at = default if at is None else at
     labels = _labels("p", "q", "min", "r") | {"axis": TEXT("axis")}
-    if at < len(r.drafted):
+    revealed = moment.stage == "verdict" or at < moment.sealed  # no spoilers ahead of the seals
+    if at < len(r.drafted) and walk is not None:
+        _variants(r, walk[at], trial, revealed, labels)
+    elif at < len(r.drafted):
         step = r.drafted[at]
         chart(st, candidate_figure(step.candidates, step.token, labels, residual=False))
-        revealed = moment.stage == "verdict" or at < moment.sealed  # no spoilers ahead of the seals
         _decision(step, checked=at <= r.n_accepted, revealed=revealed)
     elif moment.stage != "verdict":  # the master has not looked yet: his character stays unseen
         st.caption(TEXT("new_not_yet"))
+    elif walk is not None:
+        _tree_new_token(r, walk, trial, labels)
     else:
         chart(st, candidate_figure(r.next_dist_top, r.next_token, labels, residual=r.next_kind == "corrected"))
         st.caption(TEXT("from_residual" if r.next_kind == "corrected" else "from_p"))
 
 
-def _slot_label(r: Round, i: int, judged: bool) -> str:
-    """A position's tab: drafted ones by number, the new token as "new" (its piece only once the master has
-    judged the line); the piece escaped (tabs draw Markdown)."""
+def _variants(r: Round, depth, trial: str, revealed: bool, labels: dict[str, str]) -> None:
+    """A tree's depth: its variants on the chart (with the residual each one tried faced), then one row each, in the
+    order tried."""
+    step = r.drafted[depth.depth - 1]
+    faced = residuals_faced(r, depth, trial) if revealed else []
+    rows = variant_candidates(r, depth, step.candidates)
+    chart(st, candidate_figure(rows, step.token, labels | {"faced": TEXT("r_faced")}, residual=False, faced=faced))
+    st.dataframe(variant_rows(r, depth, trial, revealed), hide_index=True)
+    st.caption(TEXT(f"variants_caption_{trial}" if revealed else "tree_not_yet"))
+
+
+def _tree_new_token(r: Round, walk, trial: str, labels: dict[str, str]) -> None:
+    """Where a tree's walk ended: the bonus from p after a leaf, or the new token from the last residual."""
+    residual = r.next_kind == "corrected" and trial != "greedy"
+    last = {"r": TEXT("r_last")} if trial == "residual" else {}  # the broken rule draws from max(0, p - q) itself
+    chart(st, candidate_figure(r.next_dist_top, r.next_token, labels | last, residual=residual))
+    if r.next_kind != "corrected":
+        st.caption(TEXT("from_p"))
+    elif trial == "greedy":
+        st.caption(TEXT("tree_greedy_new"))
+    elif trial == "p":
+        st.caption(TEXT("from_residual"))
+    else:
+        depth = walk[-1]
+        st.caption(TEXT("tree_from_residual", depth=depth.depth, variants=variants_words(len(depth.tried(r.tree)))))
+
+
+def _slot_label(r: Round, i: int, judged: bool, tree: bool = False) -> str:
+    """A position's tab: drafted ones by number (in a tree, by depth), the new token as "new" (its piece only once
+    the master has judged the line); the piece escaped (tabs draw Markdown)."""
+    if i < len(r.drafted) and tree:
+        return TEXT("depth_slot", depth=i + 1, piece=display_piece(r.drafted[i].piece))
     if i < len(r.drafted):
         return f"{i + 1} · {markdown_literal(display_piece(r.drafted[i].piece))}"
     return f"{TEXT('new_slot')} · {markdown_literal(display_piece(r.next_piece)) if judged else TEXT('unjudged')}"
@@ -252,20 +304,6 @@ def _decision(step, checked: bool, revealed: bool) -> None:
         st.caption(TEXT("accepted" if step.accepted else "rejected"))
     else:
         st.caption(TEXT("unchecked"))
-
-
-def probability_text(value: float) -> str:
-    """Three decimals, or two significant digits where three decimals would read 0.000 for a rare token."""
-    return f"{value:.3f}" if value == 0 or value >= 0.0005 else f"{value:.1e}"
-
-
-def ratio_text(value: float) -> str:
-    """Two decimals, or two significant digits below 0.1, so a small p/q reads as the worked table's 0.0012, not 0.00."""
-    if value == 0 or value >= 0.1:
-        return f"{value:.2f}"
-    if value < 1e-4:
-        return f"{value:.1e}"
-    return f"{value:.{1 - math.floor(math.log10(value))}f}"
 
 
 def _labels(*keys: str) -> dict[str, str]:

@@ -169,5 +169,197 @@ TEXT = Texts(
             "notes the master left during this glance instead. The master's cache rolls back to the context plus the sealed {units}.",
         },
         "full_text": {"zh": "全文", "en": "The whole text"},
+        # A tree round (issue 35): the walk down the drafted tree, depth by depth, told and tabled as the run recorded it.
+        "alpha_tree": {"zh": "目前接受率 α（每層第一個異文）", "en": "α so far (first variants)"},
+        "alpha_tree_help": {
+            "zh": "墨卿走到的每一層，第一個異文都對著他自己的 p 試：這裡是它們 min(1, p/q) 的平均。第一個異文正是鏈狀草稿在那裡會寫的{unit}，"
+            "所以這和鏈狀草稿量的是同一個 α（估計 Σ min(p, q)：阿速的筆跡有多像墨卿）。之後的異文對著殘差試，"
+            "它們的 min(1, r/q) 列在「看一層」的表裡，不算進 α。",
+            "en": "At each depth the master reached, the first variant is tried against his own p: this is the mean of their "
+            "min(1, p/q). The first variant is the {unit} a chain would have drafted there, so this is the same α a chain "
+            "measures (an estimate of Σ min(p, q): how closely A-Su's hand resembles the master's). Later variants are "
+            "tried against a residual; their min(1, r/q) is in the table under “Look at one depth” and is not counted here.",
+        },
+        "variants_one": {"zh": "{n} 個異文", "en": "{n} variant"},
+        "variants_many": {"zh": "{n} 個異文", "en": "{n} variants"},
+        "quoted": {"zh": "「{piece}」", "en": "“{piece}”"},
+        "list_sep": {"zh": "、", "en": ", "},
+        "stage_draft_tree_one": {
+            "zh": "第 {round} 輪：阿速為下一個{unit}打了 {variants}，墨卿還沒看。",
+            "en": "Round {round}: A-Su has pencilled {variants} for the next {unit}; the master has not looked yet.",
+        },
+        "stage_draft_tree": {
+            "zh": "第 {round} 輪：阿速打了 {depths} 層草稿，共 {variants}（由第 1 層往下依次 {per_depth} 個），墨卿還沒看。",
+            "en": "Round {round}: A-Su has pencilled {variants} over {depths} depths ({per_depth} from depth 1 down); "
+            "the master has not looked yet.",
+        },
+        "stage_seal_tree_first": {
+            "zh": "第 {round} 輪：墨卿一眼看完整棵草稿樹，往下走到第 {depth} 層：第一個異文「{good}」就通過，蓋印。",
+            "en": "Round {round}: the master read the whole tree at one glance and has walked down to depth {depth}: "
+            "its first variant, “{good}”, passed and is sealed.",
+        },
+        "stage_seal_tree_only": {
+            "zh": "第 {round} 輪：墨卿一眼看完整棵草稿樹，往下走到第 {depth} 層：這一層唯一的異文「{good}」通過，蓋印。",
+            "en": "Round {round}: the master read the whole tree at one glance and has walked down to depth {depth}: "
+            "its only variant, “{good}”, passed and is sealed.",
+        },
+        "stage_seal_tree_greedy_only": {
+            "zh": "第 {round} 輪：墨卿一眼看完整棵草稿樹，往下走到第 {depth} 層：這一層唯一的異文「{good}」正是他自己的首選，蓋印。",
+            "en": "Round {round}: the master read the whole tree at one glance and has walked down to depth {depth}: "
+            "its only variant, “{good}”, is his own first choice, and is sealed.",
+        },
+        "stage_seal_tree_second": {
+            "zh": "第 {round} 輪：墨卿一眼看完整棵草稿樹，往下走到第 {depth} 層：第一個異文「{bad}」被退回；第二個「{good}」{against}通過，蓋印。",
+            "en": "Round {round}: the master read the whole tree at one glance and has walked down to depth {depth}: "
+            "the first variant, “{bad}”, was struck; the second, “{good}”, passed {against} and is sealed.",
+        },
+        "stage_seal_tree_later": {
+            "zh": "第 {round} 輪：墨卿一眼看完整棵草稿樹，往下走到第 {depth} 層：前 {struck} 個異文{pieces}都被退回；"
+            "第 {nth} 個「{good}」{against}通過，蓋印。",
+            "en": "Round {round}: the master read the whole tree at one glance and has walked down to depth {depth}: "
+            "the first {struck} variants, {pieces}, were struck; variant {nth}, “{good}”, passed {against} and is sealed.",
+        },
+        "against_residual_one": {"zh": "對著它留下的殘差", "en": "against the residual it left"},
+        "against_residual_many": {"zh": "對著它們留下的殘差", "en": "against the residual they left"},
+        "against_p": {"zh": "仍對著 p 本身（這一次的規則不用殘差）", "en": "against p itself (this run's rule uses no residual)"},
+        "untried_one": {"zh": "這一層還有 {n} 個異文不必再試。", "en": "{n} more variant here is never tried."},
+        "untried_many": {"zh": "這一層還有 {n} 個異文不必再試。", "en": "The {n} other variants after it here are never tried."},
+        "stage_seal_tree_greedy": {
+            "zh": "第 {round} 輪：墨卿一眼看完整棵草稿樹，往下走到第 {depth} 層：這一層的 {variants}之中，「{good}」正是他自己的首選，蓋印。",
+            "en": "Round {round}: the master read the whole tree at one glance and has walked down to depth {depth}: "
+            "of the {variants} there, “{good}”, is his own first choice, and is sealed.",
+        },
+        "stage_tree_corrected_one": {
+            "zh": "第 {round} 輪：第 {depth} 層唯一的異文「{bad}」被退回，墨卿從{source}寫出「{good}」。這一輪得 {gain}。",
+            "en": "Round {round}: the only variant at depth {depth}, “{bad}”, was struck, and the master writes “{good}” "
+            "from {source}. This round gains {gain}.",
+        },
+        "stage_tree_corrected_many": {
+            "zh": "第 {round} 輪：第 {depth} 層的 {n} 個異文{pieces}全部被退回，墨卿從{source}寫出「{good}」。這一輪得 {gain}。",
+            "en": "Round {round}: all {n} variants at depth {depth}, {pieces}, were struck, and the master writes “{good}” "
+            "from {source}. This round gains {gain}.",
+        },
+        "source_last_residual_one": {"zh": "它留下的殘差", "en": "the residual it left"},
+        "source_last_residual_many": {"zh": "最後留下的殘差", "en": "the residual the last one left"},
+        "source_plain_residual": {
+            "zh": "殘差 max(0, p − q)（這一次的規則不理會前面的退回）",
+            "en": "the residual max(0, p − q) (this run's rule ignores the rejections before)",
+        },
+        "stage_tree_corrected_greedy": {
+            "zh": "第 {round} 輪：第 {depth} 層的 {variants}{pieces}都不是墨卿的首選，他自己寫出「{good}」。這一輪得 {gain}。",
+            "en": "Round {round}: the master's first choice is not among the {variants} at depth {depth}, {pieces}, so he "
+            "writes it himself: “{good}”. This round gains {gain}.",
+        },
+        "stage_tree_corrected_greedy_one": {
+            "zh": "第 {round} 輪：第 {depth} 層唯一的異文「{bad}」不是墨卿的首選，他自己寫出「{good}」。這一輪得 {gain}。",
+            "en": "Round {round}: the only variant at depth {depth}, “{bad}”, is not the master's first choice, so he writes "
+            "it himself: “{good}”. This round gains {gain}.",
+        },
+        "stage_tree_bonus": {
+            "zh": "第 {round} 輪：墨卿一層一層蓋印，直到第 {depth} 層的「{last}」，它底下阿速沒有再寫；墨卿從同一次校閱再加一個{unit}「{good}」。這一輪得 {gain}。",
+            "en": "Round {round}: the master sealed a variant at every depth down to depth {depth}, “{last}”, below which "
+            "A-Su drafted nothing; the same glance gives him one more, “{good}”. This round gains {gain}.",
+        },
+        "stage_tree_ended": {
+            "zh": "第 {round} 輪：墨卿蓋印到第 {at} 層，「{end}」是結束符，全文到此為止，墨卿不再自己加寫。這一輪得 {gain}。",
+            "en": "Round {round}: the master sealed down to depth {at}, where “{end}” is the end mark, so the text stops "
+            "there and the master adds none of his own. This round gains {gain}.",
+        },
+        "stage_tree_ended_rest": {
+            "zh": "第 {round} 輪：墨卿蓋印到第 {at} 層，「{end}」是結束符，全文到此為止：它底下的草稿（{variants}）都不寫，"
+            "墨卿也不再自己加寫。這一輪得 {gain}。",
+            "en": "Round {round}: the master sealed down to depth {at}, where “{end}” is the end mark, so the text stops "
+            "there: nothing drafted below it ({variants}) is written, and the master adds none of his own. This round gains {gain}.",
+        },
+        "position_tree": {"zh": "看一層", "en": "Look at one depth"},
+        "depth_slot": {"zh": "第 {depth} 層 · {piece}", "en": "depth {depth} · {piece}"},
+        "t_order": {"zh": "次序", "en": "Order"},
+        "t_variant": {"zh": "異文", "en": "Variant"},
+        "t_verdict": {"zh": "判決", "en": "Verdict"},
+        "t_sealed": {"zh": "✔ 蓋印", "en": "✔ sealed"},
+        "t_struck": {"zh": "✘ 退回", "en": "✘ struck"},
+        "t_first_choice": {"zh": "✔ 是他的首選", "en": "✔ his first choice"},
+        "t_not_first_choice": {"zh": "✘ 不是他的首選", "en": "✘ not his first choice"},
+        "variants_caption_residual": {
+            "zh": "墨卿按阿速寫下的次序試這一層的異文。第一個對著他自己的 p 試（r = p）；每退回一個，殘差就變成 r ← max(0, r − q) 再正規化，"
+            "下一個異文對著新的 r 試。u < min(1, r/q) 就蓋印，往下一層走，其餘不再試（表中「—」）；全部退回時，新的{unit}從最後的殘差抽出。",
+            "en": "The master tries this depth's variants in the order A-Su pencilled them. The first faces his own p (r = p); "
+            "each rejection leaves the residual r ← max(0, r − q), normalised, and the next variant faces that new r. One "
+            "with u < min(1, r/q) is sealed and he goes a depth down, trying no more here (“—” in the table); if all are "
+            "struck, the new {unit} is drawn from the last residual.",
+        },
+        "variants_caption_p": {
+            "zh": "這一次的規則把每個異文都對著 p 本身試（r 永遠是 p），不理會前面退回的異文留下的殘差：這正是「證明」頁抓得到的錯誤。"
+            "u < min(1, r/q) 就蓋印，其餘不再試（表中「—」）；全部退回時，新的{unit}從 max(0, p − q) 抽出。",
+            "en": "This run's rule tries every variant against p itself (r is always p), ignoring the residual the rejected "
+            "ones left: the mistake the proof page catches. One with u < min(1, r/q) is sealed and no more are tried here "
+            "(“—” in the table); if all are struck, the new {unit} is drawn from max(0, p − q).",
+        },
+        "variants_caption_greedy": {
+            "zh": "溫度為 0：墨卿把這一層的每個異文都和他自己的首選（p 的最大者）比對，相同的那一個蓋印，沒有亂數參與。",
+            "en": "At temperature 0 the master compares every variant at this depth with his own first choice (the argmax "
+            "of p) and seals the one that matches; no draw decides anything.",
+        },
+        "tree_not_yet": {
+            "zh": "墨卿還沒走到這一層：按「下一步」看他怎麼試這些異文。",
+            "en": "The master has not walked to this depth yet: press “Step” to see how he tries these variants.",
+        },
+        "r_faced": {"zh": "試到時的殘差 r(x)", "en": "r(x) when tried"},
+        "r_last": {"zh": "最後的殘差 r", "en": "the last residual r"},
+        "tree_from_residual": {
+            "zh": "這個{unit}從第 {depth} 層最後留下的殘差抽出：那裡試過的異文（{variants}）全被退回，每退回一個，r ← max(0, r − q) 正規化一次。",
+            "en": "This {unit} was drawn from the residual left at depth {depth} after every variant tried there ({variants}) "
+            "was struck; each struck variant leaves r ← max(0, r − q), normalised.",
+        },
+        "tree_greedy_new": {
+            "zh": "溫度為 0：這一層沒有墨卿的首選，他自己寫下 p 的最大者。",
+            "en": "At temperature 0, with no variant at this depth his first choice, the master writes the argmax of p himself.",
+        },
+        "worked_intro_tree": {
+            "zh": "墨卿由上往下走：每一層依阿速寫下的次序試異文，每個異文有自己的均勻亂數 u。第一個對著 p 試；被退回後，"
+            "下一個對著殘差 r ← max(0, r − q)（正規化）試。u < min(1, r/q) 就蓋印，往下一層；一層全部退回，這一輪就停在那裡。"
+            "表中只列試過的異文，每個數字都是這次真實抄寫記下的。",
+            "en": "The master walks down: at each depth he tries the variants in the order A-Su pencilled them, each with "
+            "its own uniform u. The first faces p; after a rejection the next faces the residual r ← max(0, r − q), "
+            "normalised. If u is below min(1, r/q) the variant is sealed and he goes a depth down; when every variant at "
+            "a depth is struck, the walk ends there. Only the variants tried are listed; every number below was recorded "
+            "by this very run.",
+        },
+        "worked_intro_tree_p": {
+            "zh": "墨卿由上往下走，每一層依阿速寫下的次序試異文。這一次的規則把每個異文都對著 p 本身試（r = p），不用前面留下的殘差。"
+            "u < min(1, r/q) 就蓋印，往下一層；一層全部退回，這一輪就停在那裡。表中每個數字都是這次真實抄寫記下的。",
+            "en": "The master walks down, trying each depth's variants in the order A-Su pencilled them. This run's rule tries "
+            "every one against p itself (r = p), not the residual the earlier ones left. If u is below min(1, r/q) the "
+            "variant is sealed and he goes a depth down; when every variant at a depth is struck, the walk ends there. "
+            "Every number below was recorded by this very run.",
+        },
+        "worked_intro_tree_greedy": {
+            "zh": "溫度為 0，沒有亂數參與：每一層墨卿把每個異文都和自己的首選比對，相同的蓋印，往下一層；沒有相同的，這一輪就停在那裡。"
+            "表中只列比對過的異文，每個數字都是這次真實抄寫記下的。",
+            "en": "At temperature 0 no draw decides anything: at each depth the master compares every variant with his own "
+            "first choice and seals the one that matches, then goes a depth down; where none matches, the walk ends. Only "
+            "the variants compared are listed; every number below was recorded by this very run.",
+        },
+        "w_depth": {"zh": "層", "en": "Depth"},
+        "w_order": {"zh": "第幾個異文", "en": "Variant no."},
+        "w_tree_sealed": {"zh": "u < min(1, r/q)：蓋印", "en": "u < min(1, r/q): sealed"},
+        "w_tree_struck": {"zh": "u ≥ min(1, r/q)：退回", "en": "u ≥ min(1, r/q): struck"},
+        "w_tree_from_residual": {
+            "zh": "第 {depth} 層的異文全部退回，新的{unit}從最後留下的殘差 r 抽出（◀ 是抽中的{unit}）：",
+            "en": "Every variant at depth {depth} was struck, so the new {unit} is drawn from the last residual r (◀ marks the one drawn):",
+        },
+        "w_tree_from_plain_residual": {
+            "zh": "第 {depth} 層的異文全部退回，這一次的規則從 max(0, p − q) ÷ 總和 抽出新的{unit}（◀ 是抽中的{unit}）：",
+            "en": "Every variant at depth {depth} was struck, and this run's rule draws the new {unit} from max(0, p − q) / its sum (◀ marks the one drawn):",
+        },
+        "w_tree_greedy_new": {
+            "zh": "第 {depth} 層沒有墨卿的首選，他自己寫下 p 的最大者（◀）：",
+            "en": "No variant at depth {depth} is the master's first choice, so he writes the argmax of p himself (◀):",
+        },
+        "w_tree_from_p": {
+            "zh": "一路蓋印到第 {depth} 層的「{last}」，它底下沒有異文，新的{unit}直接從 p 抽出（◀ 是抽中的{unit}）：",
+            "en": "Every depth down to “{last}” at depth {depth} was sealed and nothing was drafted below it, so the new {unit} "
+            "is drawn from p itself (◀ marks the one drawn):",
+        },
     }
 )

@@ -2,15 +2,19 @@
 
 For each drafted token: q(x), p(x), min(1, p/q) and the uniform u it was compared with; the first
 token whose u is not below min(1, p/q) is struck. Then where the new token came from: the residual
-norm(max(0, p - q)) at a rejection, or p itself for the bonus. Every number is the trace's.
+norm(max(0, p - q)) at a rejection, or p itself for the bonus. A tree round lists every variant tried, depth by
+depth, with the residual r each one faced (min(1, r/q) is its test), then the last residual or p. Every number is
+the trace's.
 """
 from __future__ import annotations
 
 from specdec_core.algorithm.trace import Round
 from ui.scriptorium.sheet import display_piece
 from ui.scriptorium.texts import TEXT
+from ui.scriptorium.walk import Depth
 
 RESIDUAL_SHOWN = 5  # candidates of the new token's distribution listed
+TREE_INTRO = {"residual": "worked_intro_tree", "p": "worked_intro_tree_p", "greedy": "worked_intro_tree_greedy"}
 
 
 def draft_rows(r: Round, written: int | None = None) -> list[dict]:
@@ -30,17 +34,53 @@ def draft_rows(r: Round, written: int | None = None) -> list[dict]:
     return rows
 
 
-def new_token_rows(r: Round) -> list[dict]:
-    """The new token's distribution, top candidates: p, q and the residual r that the correction uses."""
-    residual = r.next_kind == "corrected"
+def tree_rows(r: Round, walk: list[Depth], trial: str, written: int | None = None) -> list[dict]:
+    """A row per variant the master tried, in the order he tried them: depth by depth, each depth's in drawing
+    order. written: where the text ended at an end token sealed at that depth, the rows stop there."""
+    rows = []
+    for depth in walk[:written]:
+        for i in depth.tried(r.tree):
+            node = r.tree[i]
+            row = {
+                TEXT.plain("w_depth"): depth.depth,
+                TEXT.plain("w_order"): depth.variants.index(i) + 1,
+                TEXT.plain("w_token"): display_piece(node.piece),
+                "q(x)": round(node.q, 4),
+                "p(x)": round(node.p, 4),
+            }
+            if trial == "greedy":
+                row[TEXT.plain("w_verdict")] = TEXT.plain("t_first_choice" if node.accepted else "t_not_first_choice")
+            else:
+                row |= {"r(x)": round(node.r, 4), "min(1, r/q)": round(node.accept_prob, 4), "u": round(node.u, 4)}
+                row[TEXT.plain("w_verdict")] = TEXT.plain("w_tree_sealed" if node.accepted else "w_tree_struck")
+            rows.append(row)
+    return rows
+
+
+def new_token_rows(r: Round, tree_trial: str | None = None) -> list[dict]:
+    """The new token's distribution, top candidates: p, q and the residual r that the correction uses.
+    tree_trial: in a tree round, how its variants were tried (walk.TRIALS): after several variants were struck
+    the last residual is no longer max(0, p - q) normalised, so that column is left out, and at temperature 0
+    the master writes the argmax of p, with no residual."""
+    residual = r.next_kind == "corrected" and tree_trial != "greedy"
+    plain_residual = tree_trial in (None, "p")
     ranked = sorted(r.next_dist_top, key=lambda c: -(c.r if residual else c.p))[:RESIDUAL_SHOWN]
     return [{
         TEXT.plain("w_token"): display_piece(c.piece) + (" ◀" if c.token == r.next_token else ""),
         "p(x)": round(c.p, 4),
         "q(x)": round(c.q, 4),
-        "max(0, p − q)": round(max(c.p - c.q, 0.0), 4),
+        **({"max(0, p − q)": round(max(c.p - c.q, 0.0), 4)} if plain_residual else {}),
         **({"r(x)": round(c.r, 4)} if residual else {}),
     } for c in ranked]
+
+
+def tree_new_token_words(r: Round, walk: list[Depth], trial: str) -> str:
+    depth = walk[-1].depth
+    if r.next_kind != "corrected":
+        return TEXT("w_tree_from_p", depth=depth, last=display_piece(r.drafted[-1].piece))
+    if trial == "greedy":
+        return TEXT("w_tree_greedy_new", depth=depth)
+    return TEXT("w_tree_from_plain_residual" if trial == "p" else "w_tree_from_residual", depth=depth)
 
 
 def new_token_words(r: Round) -> str:
