@@ -1,9 +1,10 @@
 """Save a screenshot of every page, showing real content, for the README: the app in Debian's Chromium.
 
-Usage: .venv/bin/python -m tools.screenshots [out_dir]   (default docs/screenshots; needs `apt-get install chromium
+Usage: .venv/bin/python -m tools.screenshots [out_dir] [--only tree]   (default docs/screenshots; needs `apt-get install chromium
 fonts-noto-cjk fonts-noto-color-emoji`, which .ci/run does). The scriptorium is shown a few steps into its run, the
 proof after a finished run (and, for the TV chart, a run of a broken rule with a poor scribe, whose bias shows), the
-speed lab after one measurement, presenter mode at a projector's 1280 x 720, the race mid-way; runs are archived into
+speed lab after one measurement, presenter mode at a projector's 1280 x 720, the race mid-way, and a tree run (its
+margin and its round's tree) at 1400 x 1000 and in presenter mode (`--only tree` takes just those); runs are archived into
 a temporary file, so the archive page shows this session's runs and the user's own archive is never touched.
 """
 from __future__ import annotations
@@ -30,13 +31,19 @@ RACE_COUNTS = """() => [...document.querySelectorAll('[data-testid="stCaptionCon
     .map(c => c.innerText.match(/^(\\d+) \\/ (\\d+) 字/)).filter(m => m).map(m => [+m[1], +m[2]])"""
 BROKEN = {"rule": "resample-p", "scribe": "bigram"}  # a broken rule with a poor scribe: its bias shows by 10,000
 STEPS = 5  # into the scriptorium's run: far enough to show seals, a correction and counters that moved
+# A tree run (#35): the distilled scribe (α about 0.5) at T = 1.0 pencils variants the master often strikes
+TREE_RUN = dict(pair="poetry", scribe="distilled", shape="2-2-1", temperature="1.0", max_new="24", seed="3")
+STRUCK = ".sheet .variant.v-struck"  # a variant in the margin the master tried and struck
 
 
-def main(out_dir: Path) -> None:
+def main(out_dir: Path, only: str = "") -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     en = WORDS["en"]
     with tempfile.TemporaryDirectory() as folder, app_server(archive=Path(folder) / "archive.sqlite") as base:
         with chromium() as browser:
+            _tree(browser, base, out_dir)
+            if only == "tree":
+                return
             for lang in ("zh", "en"):
                 tab = browser.new_context(viewport=VIEWPORT).new_page()
                 _open(tab, base, "", lang, WORDS[lang]["home"], timeout=300)
@@ -88,6 +95,25 @@ def _presenter_and_race(browser, base: str, out_dir: Path) -> None:
     _save(tab, out_dir / "race-zh.png", settle_s=0.0)
 
 
+def _tree(browser, base: str, out_dir: Path) -> None:
+    """A tree run at the first verdict whose margin holds a struck variant, at 1400 x 1000 in English and in
+    presenter mode at a projector's size in Chinese, the same step in both."""
+    tab = browser.new_context(viewport=VIEWPORT).new_page()
+    _open(tab, base, "scriptorium", "en", WORDS["en"]["step"], timeout=300, language="en", **TREE_RUN)
+    steps = 0
+    while not (tab.locator(STRUCK).count() and tab.locator(".tree-diagram img").count()):
+        tab.get_by_role("button", name=WORDS["en"]["step"]).click()
+        wait_ready(tab, WORDS["en"]["counter"])
+        steps += 1
+    _save(tab, out_dir / "tree-en.png", scroll_to=tab.locator(".tree-diagram").first)
+    tab = browser.new_context(viewport=PROJECTOR).new_page()
+    _open(tab, base, "scriptorium", "zh", WORDS["zh"]["step"], presenter="true", large="true", **TREE_RUN)
+    for _ in range(steps):
+        tab.get_by_role("button", name=WORDS["zh"]["step"]).click()
+        wait_ready(tab, WORDS["zh"]["step"])
+    _save(tab, out_dir / "tree-presenter-zh.png")
+
+
 def _open(tab, base: str, page: str, lang: str, expect: str, timeout: float = 120, **query) -> None:
     """A fresh session on the page (Chinese, the default), then switched to `lang` with the sidebar's radio."""
     open_page(tab, base, page, timeout=timeout, **query)
@@ -110,4 +136,5 @@ def _save(tab, path: Path, scroll_to=None, settle_s: float = 1.0) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots")
+    args = [arg for arg in sys.argv[1:] if arg not in ("--only", "tree")]
+    main(Path(args[0]) if args else ROOT / "docs" / "screenshots", "tree" if "--only" in sys.argv else "")

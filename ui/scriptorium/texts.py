@@ -170,7 +170,7 @@ TEXT = Texts(
         },
         "full_text": {"zh": "全文", "en": "The whole text"},
         # A tree round (issue 35): the walk down the drafted tree, depth by depth, told and tabled as the run recorded it.
-        "alpha_tree": {"zh": "目前接受率 α（每層第一個異文）", "en": "α so far (first variants)"},
+        "alpha_tree": {"zh": "目前 α（首個異文）", "en": "α so far (first variants)"},
         "alpha_tree_help": {
             "zh": "墨卿走到的每一層，第一個異文都對著他自己的 p 試：這裡是它們 min(1, p/q) 的平均。第一個異文正是鏈狀草稿在那裡會寫的{unit}，"
             "所以這和鏈狀草稿量的是同一個 α（估計 Σ min(p, q)：阿速的筆跡有多像墨卿）。之後的異文對著殘差試，"
