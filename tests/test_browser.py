@@ -73,6 +73,23 @@ def test_home_page_speaks_the_chosen_language(tab, base):
     assert tab.locator("h1").first.inner_text().strip() == HOME_TITLE["zh"]
 
 
+# no part of the label cut short (the emoji icon overhangs its box by design)
+WHOLE = "el => [el, ...el.querySelectorAll('*:not([data-testid=stIconEmoji])')].every(e => e.scrollWidth <= e.clientWidth + 1)"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_parables_links_to_the_pages_read_whole(tab, base, lang):
+    """Each act's links to its pages sat in a quarter or a fifth of the page, and "See it on real models: The spe" was cut."""
+    from ui.parable.texts import TEXT
+
+    open_page(tab, base, "", expect=TEXT.table["coda_title"][lang], language=lang)  # the last part drawn
+    # five acts, the epilogue and the coda: drawn a moment after their text
+    tab.wait_for_function("() => document.querySelectorAll('[data-testid=stPageLink]').length >= 10", timeout=30_000)
+    links = tab.locator('[data-testid="stPageLink"]').all()
+    for link in links:
+        assert link.evaluate(WHOLE), link.inner_text()
+
+
 def test_stepping_through_the_scriptorium_moves_the_counters(tab, base):
     open_page(tab, base, "scriptorium", expect="已寫字數", pair="tiny", k="3")
     choose_language(tab, "en", "Characters written")

@@ -16,6 +16,15 @@ ACTS = {  # act -> the pages that show it on real models
     5: ["speed_lab"],
 }
 
+
+
+def page_links(pages: list[str]) -> None:
+    """Links to the pages that show a part on real models, in a row that wraps: each label whole, never cut."""
+    row = st.container(horizontal=True, wrap=True)
+    for name in pages:
+        row.page_link(f"views/{name}.py", label=f"{TEXT('see')} {page_title(name)}", icon="🖌️", width="content")
+
+
 st.title(TEXT("title"))
 st.write(TEXT("subtitle"))
 if st.button(TEXT("start"), type="primary"):
@@ -28,22 +37,19 @@ for act, pages in ACTS.items():
         st.subheader(TEXT(f"act{act}_title"))
         st.write(TEXT(f"act{act}"))
         st.caption(TEXT(f"act{act}_is"))
-        for column, name in zip(st.columns(len(pages) + 2), pages):
-            column.page_link(f"views/{name}.py", label=f"{TEXT('see')} {page_title(name)}", icon="🖌️")
+        page_links(pages)
         check_yourself(act)
         answer_key(act)
 with st.container(border=True):  # the scribe who reads the master's notes: the feature-level draft every serving engine uses
     st.subheader(TEXT("epilogue_title"))
     st.write(TEXT("epilogue"))
     st.caption(TEXT("epilogue_is"))
-    for column, name in zip(st.columns(4), ["speed_lab", "scriptorium"]):
-        column.page_link(f"views/{name}.py", label=f"{TEXT('see')} {page_title(name)}", icon="🖌️")
+    page_links(["speed_lab", "scriptorium"])
 with st.container(border=True):  # the coda: variants in the margin, a drafted tree verified in one glance
     st.subheader(TEXT("coda_title"))
     st.write(TEXT("coda"))
     st.caption(TEXT("coda_is"))
-    for column, name in zip(st.columns(5), ["iron_rule", "proof", "speed_lab"]):
-        column.page_link(f"views/{name}.py", label=f"{TEXT('see')} {page_title(name)}", icon="🖌️")
+    page_links(["iron_rule", "proof", "speed_lab"])
     check_yourself(CODA)
     answer_key(CODA)
 st.subheader(TEXT("mapping"))
