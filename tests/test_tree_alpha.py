@@ -212,6 +212,25 @@ def test_the_archive_names_a_tree_run_s_alpha(tree, in_english):
     assert helps == {table_columns(trees)["α"]["help"] for trees in (False, True)}
 
 
+def test_tree_runs_archived_with_the_old_alpha_are_counted_again_once(tree, tiny, tiny_prompt, tmp_path):
+    import sqlite3
+
+    from specdec_core.services.archive import Archive
+
+    path = tmp_path / "archive.sqlite"
+    chain = speculative_generate(tiny.as_target(), tiny.draft("lm"), tiny_prompt, DecodeSettings(k=3, seed=7, max_new_tokens=12))
+    tree_id, chain_id = Archive(path).save(tree.to_json()).id, Archive(path).save(chain.to_json()).id
+    old = [step.accept_prob for r in tree.rounds for step in r.reached]
+    with sqlite3.connect(path) as db:  # as an archive saved before this app counted first variants holds them
+        db.execute("UPDATE runs SET alpha = ? WHERE id = ?", (sum(old) / len(old), tree_id))
+        db.execute("DELETE FROM upgrades")
+    rows = {row.id: row.alpha for row in Archive(path).list()}
+    assert rows[tree_id] == pytest.approx(summarize(tree)["alpha"]) and rows[chain_id] == pytest.approx(summarize(chain)["alpha"])
+    with sqlite3.connect(path) as db:  # done once: a later open leaves the rows alone
+        db.execute("UPDATE runs SET alpha = 0.5 WHERE id = ?", (tree_id,))
+    assert {row.id: row.alpha for row in Archive(path).list()}[tree_id] == 0.5
+
+
 @pytest.mark.parametrize("language", ["zh", "en"])
 def test_the_race_tells_a_tree_run_as_a_tree(language):
     from app_pages import open_page, shown_words

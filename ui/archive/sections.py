@@ -65,7 +65,8 @@ def table(rows: list[RunRow]) -> dict[str, list]:
 def table_columns(trees: bool = False) -> dict:
     """Narrow columns and short headers (help on hover), so every column fits beside the sidebar; where tree runs
     are listed (`trees`), α's help says whose α a tree run's is."""
-    helps = {"col_alpha": "col_alpha_help_trees" if trees else "col_alpha_help", "col_per_forward": "col_per_forward_help"}
+    helps = {"col_alpha": "col_alpha_help_trees" if trees else "col_alpha_help",
+             "col_per_forward": "col_per_forward_help"}
     numbers = {c: st.column_config.NumberColumn(TEXT.plain(c), format="%.2f", help=TEXT.plain(helps[c]), width="small")
                for c in helps}
     narrow = {c: st.column_config.Column(TEXT.plain(c), width="small")

@@ -14,7 +14,8 @@ import streamlit as st
 
 from specdec_core.algorithm.acceptance import position_counts, verdict_counts
 from specdec_core.algorithm.theory import accepted_length_law
-from specdec_core.algorithm.trace import Round, Trace, drafted_and_accepted, judged_verdicts, mean_acceptance, written_by_round
+from specdec_core.algorithm.trace import (Round, Trace, drafted_and_accepted, judged_verdicts, mean_acceptance,
+                                          written_by_round)
 from specdec_core.algorithm.tree_walk import counts_first_variants
 from ui.scriptorium.accepted_texts import TEXT
 from ui.shared.theme import INK, LIGHT_INK, chart, on_paper
@@ -59,7 +60,8 @@ def depth_counts(trace: Trace, rounds: list[Round]) -> list[dict[str, int]]:
             for d, (n, sealed) in passed.items()]
 
 
-def accepted_figure(observed: list[int], expected: list[float] | None, labels: dict[str, str], first: int = 0) -> go.Figure:
+def accepted_figure(observed: list[int], expected: list[float] | None, labels: dict[str, str],
+                    first: int = 0) -> go.Figure:
     """Bars of rounds by count from `first` on; the law's line beside them where there is one (a chain's)."""
     sizes = list(range(first, first + len(observed)))
     fig = go.Figure()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from specdec_core.algorithm.trace import Round, Trace, written_by_round
-from specdec_core.algorithm.tree_walk import judged_acceptances  # what a round adds to "alpha so far", as summarize counts it
+from specdec_core.algorithm.tree_walk import judged_acceptances  # a round's share of "alpha so far", as summarize's
 
 
 @dataclass(frozen=True)
