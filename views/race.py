@@ -17,7 +17,7 @@ from ui.shared.texts import TEXT as COMMON
 
 choice, pair = current_choice()
 st.title(TEXT("title"))
-st.write(TEXT("intro"))
+st.write(TEXT("intro_tree" if choice.settings.tree else "intro"))  # a tree run drafts a tree, not a line
 heat = st.session_state.setdefault("race_heat", 0)
 left, middle, right = st.columns([1, 1, 2])
 start = left.button(TEXT("start"), type="primary", key="race_start")

@@ -8,10 +8,14 @@ guesses; EAGLE-3 (Li et al. 2025, arXiv 2503.01840) trains on those guesses to l
 
 trace.summarize's alpha_by_position averages min(1, p/q) over the same reached tokens, the expected
 seal; these functions count the seals that happened, as a reader counts red and black on the sheet.
+
+In a tree, the master tries a depth's variants one after another, so a depth is passed more often than one
+variant is: the chance to pass a depth is no alpha. There alpha is counted on the first variant at each depth
+(tree_walk.judged_steps, counted by verdict_counts), the one tried against p, as a chain's token is.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 
 def position_counts(outcomes: Iterable[tuple[int, int]]) -> dict[int, tuple[int, int]]:
@@ -31,14 +35,38 @@ def position_counts(outcomes: Iterable[tuple[int, int]]) -> dict[int, tuple[int,
     return {i: (n, sealed) for i, (n, sealed) in sorted(reached.items())}
 
 
+def verdict_counts(verdicts: Iterable[Sequence[bool]]) -> dict[int, tuple[int, int]]:
+    """{i: (rounds with an i-th judged verdict, rounds where it sealed)}, in order from 1.
+
+    verdicts: per round, whether each judged step was sealed (trace.judged_verdicts). In a tree the i-th is the
+    first variant at depth i: a depth is reached after a later variant passed above it too, so a struck verdict
+    need not be a round's last, as it is in a chain."""
+    counts: dict[int, list[int]] = {}
+    for judged in verdicts:
+        for i, sealed in enumerate(judged, start=1):
+            count = counts.setdefault(i, [0, 0])
+            count[0] += 1
+            count[1] += bool(sealed)
+    return {i: (n, sealed) for i, (n, sealed) in sorted(counts.items())}
+
+
 def alpha_by_position(outcomes: Iterable[tuple[int, int]]) -> dict[int, float]:
     """α_i = rounds that accepted at least i drafted tokens / rounds that drafted at least i and accepted
     the first i − 1. A position no round reached is absent: it has no α, which is not an α of 0."""
-    return {i: sealed / n for i, (n, sealed) in position_counts(outcomes).items()}
+    return rates(position_counts(outcomes))
 
 
 def pooled_alpha(outcomes: Iterable[tuple[int, int]]) -> float | None:
     """Every position together: sealed drafted tokens over reached ones (None when no token was drafted)."""
-    counts = position_counts(outcomes).values()
-    reached = sum(n for n, _ in counts)
-    return sum(sealed for _, sealed in counts) / reached if reached else None
+    return pooled(position_counts(outcomes))
+
+
+def rates(counts: dict[int, tuple[int, int]]) -> dict[int, float]:
+    """Sealed over judged at each position of position_counts or verdict_counts."""
+    return {i: sealed / n for i, (n, sealed) in counts.items()}
+
+
+def pooled(counts: dict[int, tuple[int, int]]) -> float | None:
+    """Sealed over judged at every position together; None where nothing was judged."""
+    judged = sum(n for n, _ in counts.values())
+    return sum(sealed for _, sealed in counts.values()) / judged if judged else None

@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 
 from specdec_core.algorithm.trace_checks import MAX_PIECE_CHARS, MAX_TOKEN_ID, problems
+from specdec_core.algorithm.tree_walk import judged_acceptances, judged_steps
 from specdec_core.settings import MAX_TOKENS, DecodeSettings, Refusal, SettingsError, check_fits
 
 SCHEMA_VERSION = 1
@@ -199,12 +200,15 @@ def between_prompt_and_text(trace: Trace) -> str:
 
 
 def summarize(trace: Trace) -> dict:
-    """Tokens per target forward, measured alpha overall and per draft position (over the positions
-    the target reached), accept lengths."""
-    reached = [step for r in trace.rounds for step in r.reached]
+    """Tokens per target forward, measured alpha overall and per judged position, accept lengths.
+
+    Alpha is counted over the verdicts tree_walk.judged_steps names: in a chain, the drafted tokens the target
+    reached, by position; in a tree, the first variant at each depth reached, by depth (the later variants there
+    were tried against a residual, min(1, r/q), which is no estimate of alpha)."""
+    judged = [judged_steps(r) for r in trace.rounds]
     per_position: dict[int, list[float]] = {}
-    for r in trace.rounds:
-        for i, step in enumerate(r.reached):
+    for steps in judged:
+        for i, step in enumerate(steps):
             per_position.setdefault(i + 1, []).append(step.accept_prob)
     lengths = Counter(r.n_accepted for r in trace.rounds if r.drafted)
     draft_s = sum(r.draft_s for r in trace.rounds)
@@ -216,7 +220,7 @@ def summarize(trace: Trace) -> dict:
         "draft_forwards": trace.draft_forwards,
         "tokens_per_target_forward": len(trace.tokens) / max(trace.target_forwards, 1),
         "alpha": mean_acceptance([trace]),
-        "acceptance_rate": _mean([float(step.accepted) for step in reached]),
+        "acceptance_rate": _mean([float(step.accepted) for steps in judged for step in steps]),
         "alpha_by_position": {i: _mean(v) for i, v in sorted(per_position.items())},
         "accept_length_histogram": {n: lengths[n] for n in sorted(lengths)},
         "draft_s": draft_s,
@@ -229,14 +233,22 @@ def summarize(trace: Trace) -> dict:
 
 
 def mean_acceptance(traces: list[Trace]) -> float | None:
-    """alpha as a decode meets it: the mean min(1, p/q) = E_q[min(1, p/q)], an estimate of
-    sum_x min(p, q), over the drafted tokens the target's verdicts reached (Round.reached)."""
-    return _mean([step.accept_prob for t in traces for r in t.rounds for step in r.reached])
+    """alpha as a decode meets it: the mean min(1, p/q) = E_q[min(1, p/q)], an estimate of sum_x min(p, q),
+    over the verdicts tree_walk.judged_steps names (a chain's drafted tokens the target reached, Round.reached;
+    a tree's first variant at each depth reached). The stepper's "alpha so far" counts the same, round by round."""
+    return _mean([a for t in traces for r in t.rounds for a in judged_acceptances(r)])
+
+
+def judged_verdicts(traces: list[Trace]) -> list[list[bool]]:
+    """Whether each of a round's judged_steps was sealed, for every round: acceptance.verdict_counts counts them,
+    the i-th by position in a chain and by depth (its first variant) in a tree."""
+    return [[step.accepted for step in judged_steps(r)] for t in traces for r in t.rounds]
 
 
 def drafted_and_accepted(traces: list[Trace]) -> list[tuple[int, int]]:
-    """(tokens drafted, tokens accepted) of every round: what acceptance.alpha_by_position counts. A tree
-    round drafts one depth a draft forward, so it counts its depth: how often each depth was reached and passed."""
+    """(tokens drafted, tokens accepted) of every round: what acceptance.position_counts counts. A tree
+    round drafts one depth a draft forward, so it counts its depth: how often each depth was reached and passed by
+    one of its variants, which is no alpha where a depth has several (judged_verdicts counts a tree's alpha)."""
     return [(r.draft_forwards, r.n_accepted) for t in traces for r in t.rounds]
 
 

@@ -35,7 +35,7 @@ from datetime import date, datetime, time, timedelta, timezone
 from pathlib import Path
 from typing import Iterator, Literal, NamedTuple
 
-from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError, summarize
+from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError, mean_acceptance, summarize
 from specdec_core.settings import Refusal
 
 ENV_VAR = "SCRIPTORIUM_ARCHIVE"
@@ -77,6 +77,7 @@ CREATE INDEX IF NOT EXISTS runs_pair ON runs (pair);
 CREATE INDEX IF NOT EXISTS runs_scribe ON runs (scribe);
 CREATE INDEX IF NOT EXISTS runs_k ON runs (k);
 CREATE INDEX IF NOT EXISTS runs_created ON runs (created_at);
+CREATE TABLE IF NOT EXISTS upgrades (name TEXT PRIMARY KEY);  -- the rows' upgrades done (an older app ignores it)
 """
 
 _COLUMNS = (  # a summary of each run, never its trace: a visit to the table sends these and nothing more
@@ -254,6 +255,7 @@ class Archive:
                         )
                     _shorten_old_previews(db)
                     _add_tree_column(db)
+                    _recount_tree_alphas(db)
             except (sqlite3.DatabaseError, OSError) as error:
                 raise ArchiveError(f"the archive {self.path} cannot be opened ({error})") from error
             self._ready = True
@@ -304,6 +306,21 @@ def _add_tree_column(db: sqlite3.Connection) -> None:
     an older app names the columns it reads and writes, so it still opens the file)."""
     if "tree" not in [name for _, name, *_ in db.execute("PRAGMA table_info(runs)")]:
         db.execute("ALTER TABLE runs ADD COLUMN tree TEXT NOT NULL DEFAULT ''")
+
+
+def _recount_tree_alphas(db: sqlite3.Connection) -> None:
+    """Tree runs saved before alpha was counted over first variants (tree_walk.judged_steps) hold their path's mean,
+    later variants' min(1, r/q) among it: counted again from their traces, once."""
+    if db.execute("SELECT 1 FROM upgrades WHERE name = 'tree_alpha'").fetchone():
+        return
+    recounted = []
+    for run_id, blob in db.execute("SELECT id, trace FROM runs WHERE tree != ''"):
+        try:
+            recounted.append((mean_acceptance([read_trace(zlib.decompress(blob))]), run_id))
+        except (TraceError, zlib.error, UnicodeDecodeError):  # an unreadable row is left as it is: its view says so
+            continue
+    db.executemany("UPDATE runs SET alpha = ? WHERE id = ?", recounted)
+    db.execute("INSERT INTO upgrades (name) VALUES ('tree_alpha')")
 
 
 def _shorten_old_previews(db: sqlite3.Connection) -> None:

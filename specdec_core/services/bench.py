@@ -16,9 +16,9 @@ import numpy as np
 import torch
 from transformers.utils import logging as hf_logging
 
-from specdec_core.algorithm.acceptance import alpha_by_position, pooled_alpha, position_counts
+from specdec_core.algorithm.acceptance import pooled, position_counts, rates, verdict_counts
 from specdec_core.algorithm.theory import speedup
-from specdec_core.algorithm.trace import Round, Trace, drafted_and_accepted, mean_acceptance
+from specdec_core.algorithm.trace import Round, Trace, drafted_and_accepted, judged_verdicts, mean_acceptance
 from specdec_core.decoding.generate import plain_generate, plain_tokens, speculative_generate
 from specdec_core.drafts import LMDraft
 from specdec_core.pairs.pair import ModelPair, PairError
@@ -94,7 +94,8 @@ def _report(pair, draft_name, settings, results) -> dict:
     verify_cost = _mean_time(spec, "target_s") / plain_forward
     loop = sum(r.draft_s + r.target_s + r.other_s for t in spec for r in t.rounds)
     split = {"speculative": time_split(spec), "plain": time_split(plain)}
-    outcomes = drafted_and_accepted(spec)
+    # a chain's positions; a tree's depths, each judged on its first variant (a depth's pass rate is no alpha)
+    counts = verdict_counts(judged_verdicts(spec)) if settings.tree else position_counts(drafted_and_accepted(spec))
     rounds = [r for t in spec for r in t.rounds]
     return {
         "pair": pair.name,
@@ -115,11 +116,13 @@ def _report(pair, draft_name, settings, results) -> dict:
         "speedup_vs_plain": tps["speculative"] / tps["plain"],
         "speedup_interval": speedup_interval(results["plain"]["units"], results["speculative"]["units"]),
         "ratio_vs_hf": tps["speculative"] / tps["hf_assisted"] if "hf_assisted" in tps else None,
+        # mean min(1, p/q) over a chain's reached drafts, a tree's first variant at each depth reached
         "alpha": alpha,
-        # α at the 1st, 2nd, … drafted token, counted from these rounds; only positions some round reached
-        "alpha_by_drafted_position": list(alpha_by_position(outcomes).values()),
-        "rounds_by_drafted_position": [n for n, _ in position_counts(outcomes).values()],
-        "alpha_all_positions": pooled_alpha(outcomes),
+        # α at the 1st, 2nd, … drafted token (in a tree, the first variant at depth 1, 2, …), counted from these
+        # rounds; only positions some round reached
+        "alpha_by_drafted_position": list(rates(counts).values()),
+        "rounds_by_drafted_position": [n for n, _ in counts.values()],
+        "alpha_all_positions": pooled(counts),
         "c": c,
         "verify_cost": verify_cost,
         # the chain's formula (Leviathan et al., Theorem 3.8); a tree's acceptance is not one alpha per token

@@ -4,6 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError, summarize
+from specdec_core.algorithm.tree_walk import counts_first_variants
 from specdec_core.pairs.pair import PairError
 from specdec_core.services.archive import Archive, ArchiveError, RunFilter, RunRow
 from specdec_core.services.replay import replay_check
@@ -61,10 +62,13 @@ def table(rows: list[RunRow]) -> dict[str, list]:
     }
 
 
-def table_columns() -> dict:
-    """Narrow columns and short headers (help on hover), so every column fits beside the sidebar."""
-    numbers = {c: st.column_config.NumberColumn(TEXT.plain(c), format="%.2f", help=TEXT.plain(f"{c}_help"), width="small")
-               for c in ("col_alpha", "col_per_forward")}
+def table_columns(trees: bool = False) -> dict:
+    """Narrow columns and short headers (help on hover), so every column fits beside the sidebar; where tree runs
+    are listed (`trees`), α's help says whose α a tree run's is."""
+    helps = {"col_alpha": "col_alpha_help_trees" if trees else "col_alpha_help",
+             "col_per_forward": "col_per_forward_help"}
+    numbers = {c: st.column_config.NumberColumn(TEXT.plain(c), format="%.2f", help=TEXT.plain(helps[c]), width="small")
+               for c in helps}
     narrow = {c: st.column_config.Column(TEXT.plain(c), width="small")
               for c in ("col_id", "col_temperature", "col_seed", "col_tokens", "col_created", "col_source", "col_tree")}
     return {TEXT.plain(c): config for c, config in (numbers | narrow).items()} | {"k": st.column_config.Column("k", width="small")}
@@ -121,7 +125,11 @@ def show_run(store: Archive, row: RunRow) -> None:
     metrics[0].metric(TEXT("tokens"), summary["tokens"])
     metrics[1].metric(TEXT("forwards"), summary["target_forwards"])
     metrics[2].metric(TEXT("per_forward"), f"{summary['tokens_per_target_forward']:.2f}")
-    metrics[3].metric(TEXT("alpha"), "—" if summary["alpha"] is None else f"{summary['alpha']:.2f}")
+    alpha = "—" if summary["alpha"] is None else f"{summary['alpha']:.2f}"
+    if counts_first_variants(trace):  # summarize counts a tree's alpha over its first variants
+        metrics[3].metric(TEXT("alpha_tree"), alpha, help=TEXT("alpha_tree_help"))
+    else:
+        metrics[3].metric(TEXT("alpha"), alpha)
     actions = st.columns(4)
     if actions[0].button(TEXT("replay"), help=TEXT("replay_help"), type="primary", key="archive_replay"):
         replay_in_scriptorium(row.id)
@@ -197,7 +205,7 @@ def runs_section(store: Archive, choices: dict[str, list], total: int) -> None:
         on_select=lambda: pick_row(ids),
         selection_mode="single-row",
         key="runs_table",
-        column_config=table_columns(),
+        column_config=table_columns(any(r.tree for r in rows)),
     )
     if st.session_state.get(TO_OPEN) in ids:
         st.session_state[CHOSEN] = st.session_state.pop(TO_OPEN)

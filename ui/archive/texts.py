@@ -143,5 +143,16 @@ TEXT = Texts(
             "zh": "卷宗裡找不到第 {run} 卷（可能已刪除，或是別台電腦的卷宗），這裡照側欄設定重新抄寫。",
             "en": "Run {run} is not in this archive (deleted, or from another computer's archive); showing a fresh run from the sidebar instead.",
         },
+        # a tree run's alpha (issue 35): the mean over the first variant at each depth reached (tree_walk.judged_steps)
+        "alpha_tree": {"zh": "α（平均接受機率，每層第一個異文）", "en": "α (mean acceptance, first variants)"},
+        "alpha_tree_help": {
+            "zh": "草稿樹每一層的第一個異文和鏈狀草稿的{unit}一樣對著墨卿的 p 試：這是它們 min(1, p/q) 的平均。之後的異文對著殘差試，不算進 α。",
+            "en": "A tree's first variant at each depth is tried against the master's p, as a chain's draft is: this is the "
+            "mean of their min(1, p/q). Later variants are tried against a residual and are not counted in α.",
+        },
+        "col_alpha_help_trees": {
+            "zh": "平均接受機率（草稿樹的卷：每層第一個異文的）",
+            "en": "mean acceptance (in a tree run, of the first variant at each depth)",
+        },
     }
 )

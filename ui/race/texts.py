@@ -48,5 +48,23 @@ TEXT = Texts(
         },
         "ago_now": {"zh": "不到一分鐘前", "en": "less than a minute ago"},
         "ago_minutes": {"zh": "{n} 分鐘前", "en": "{n} min ago"},
+        # a tree run (issue 35): A-Su drafts a tree of variants, and a correction follows every variant of a depth struck
+        "intro_tree": {
+            "zh": "同一個開頭、同一組設定，兩種寫法各寫到篇末 ∎（或{unit}數上限），各自計時。下面照它們真實的時間把{units}一個個寫出來："
+            "獨寫的墨卿每寫一個{unit}都要看一眼；師徒合寫時，阿速先打一棵草稿樹（每一層有幾個異文），墨卿一眼看完整棵樹，由上往下走。"
+            "溫度設為 0 時，兩邊寫出的文字一模一樣；溫度高於 0 時兩邊抽籤不同，寫出的文字可能不同、長短也不同，所以比的是每秒寫幾個{unit}。",
+            "en": "The same prompt and settings, written both ways to the end mark ∎ (or the length limit), each run timed on its own. Below, every "
+            "{unit} appears at the moment it was really written: the master alone glances once per {unit}; with the "
+            "scribe, A-Su drafts a tree (several variants at a depth) and the master checks the whole tree in one glance, "
+            "walking down it. At temperature 0 both write the same text; above 0 their draws differ, so their texts may "
+            "differ in words and length, and the race compares {units} per second.",
+        },
+        "legend_tree": {
+            "zh": "圖例：墨色的是蓋印通過的草稿和墨卿自己寫的{units}；朱色的是墨卿改正的{units}（阿速在那一層的異文全被退回，退回的草稿不寫出）；"
+            "∎ 是篇末：這篇寫完了，這一道就停在這裡。",
+            "en": "Legend: {units} in ink are accepted drafts and the master's own; red ones are the master's corrections "
+            "(every variant A-Su drafted at that depth was rejected, and rejected drafts are not written); ∎ is the end "
+            "mark: the text is done, and the lane stops there.",
+        },
     }
 )

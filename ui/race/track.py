@@ -35,7 +35,7 @@ def _track(plain: Trace, speculative: Trace, slow: float, verdict: str) -> None:
         column.markdown(f"**{TEXT(who)}**")
         column.html(_lane(trace, n, speculative=who == "together"))
         column.caption(TEXT("count", n=n, total=len(trace.tokens), s=times[who][n - 1] if n else 0.0))
-    st.caption(TEXT("legend"))
+    st.caption(TEXT("legend_tree" if any(r.tree for r in speculative.rounds) else "legend"))
     if started is not None and now >= end:
         st.session_state[STARTED] = None
         st.rerun()  # the whole page, so the fragment's timer stops

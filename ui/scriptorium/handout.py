@@ -8,6 +8,7 @@ from textwrap import wrap
 from xml.sax.saxutils import escape
 
 from specdec_core.algorithm.trace import Trace
+from specdec_core.algorithm.tree_walk import counts_first_variants
 from specdec_core.pairs.registry import writing_unit
 from specdec_core.settings import DecodeSettings
 from ui.scriptorium.handout_texts import TEXT
@@ -74,8 +75,8 @@ def _counters(trace: Trace, moment: Moment, words: dict) -> str:
     now = progress_at(trace, moment)
     per_glance = f"{now.tokens / now.target_forwards:.2f}" if now.target_forwards else "—"
     alpha = "—" if now.alpha is None else f"{now.alpha:.2f}"
-    return TEXT.plain("h_counters", tokens=now.tokens, glances=now.target_forwards, alpha=alpha, per_glance=per_glance,
-                      **words)
+    key = "h_counters_tree" if counts_first_variants(trace) else "h_counters"  # a tree's α as the stepper names it
+    return TEXT.plain(key, tokens=now.tokens, glances=now.target_forwards, alpha=alpha, per_glance=per_glance, **words)
 
 
 def _legend(trace: Trace, moment: Moment, top: int, margin: set[str] = frozenset()) -> tuple[list[str], int]:

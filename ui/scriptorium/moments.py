@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from specdec_core.algorithm.trace import Round, Trace, written_by_round
-from ui.scriptorium.walk import first_variant_acceptances, tree_walk
+from specdec_core.algorithm.tree_walk import judged_acceptances  # a round's share of "alpha so far", as summarize's
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class Progress:
     tokens: int
     target_forwards: int
     alpha: float | None  # mean min(1, p/q) over the drafted tokens the master's verdicts have reached so far
-    # (judged_acceptances: in a tree, the first variant at each depth he reached)
+    # (tree_walk.judged_acceptances: in a tree, the first variant at each depth he reached)
 
 
 def progress_at(trace: Trace, moment: Moment) -> Progress:
@@ -53,16 +53,6 @@ def progress_at(trace: Trace, moment: Moment) -> Progress:
         judged += judged_acceptances(current)
     forwards = len(done) + (moment.stage != "draft")
     return Progress(tokens, forwards, sum(judged) / len(judged) if judged else None)
-
-
-def judged_acceptances(r: Round) -> list[float]:
-    """What a round adds to "alpha so far": min(1, p/q) of each drafted token the master's verdicts reached; in a
-    tree, of the first variant at each depth he reached. Later variants there were tried against the residual
-    their elder siblings left, min(1, r/q), which is no estimate of alpha, so they are not counted."""
-    walk = tree_walk(r)
-    if walk is None:
-        return [s.accept_prob for s in r.reached]
-    return first_variant_acceptances(r, walk)
 
 
 def positions(r: Round, moment: Moment) -> list[int]:
