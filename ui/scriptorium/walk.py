@@ -75,6 +75,10 @@ class Walk(Sequence):
             out.append(node)
         return out
 
+    def under(self, node: int) -> Depth:
+        """The variants drafted under `node` (-1: the context) as one depth, whether or not the walk went there."""
+        return _depth_under(self.nodes, node, 1 if node < 0 else self.depth_of[node] + 1)
+
     def line_at(self, sealed: int) -> tuple[int, ...]:
         """The line before the verdict, once the master has sealed `sealed` depths: the path sealed so far, then the
         scribe's first reading below its last node. The scribe did not know which variant would stand, so
@@ -111,14 +115,18 @@ def tree_walk(r: Round) -> Walk | None:
         return None
     depths = []
     for parent in [-1, *path]:
-        variants = tuple(i for i, node in enumerate(tree) if node.parent == parent)
-        if not variants:
+        depth = _depth_under(tree, parent, len(depths) + 1)
+        if not depth.variants:
             break
-        accepted = next((i for i in variants if tree[i].accepted), None)
-        depths.append(Depth(len(depths) + 1, parent, variants, accepted))
+        depths.append(depth)
     struck = depths[-1].tried(tree) if depths and depths[-1].accepted is None else []
     walk = Walk(tuple(depths), tuple(depth_of), (*path, *struck[-1:]), tuple(tree))
     return walk if _tells_the_round(r, walk) else None
+
+
+def _depth_under(tree: list[TreeNode] | tuple[TreeNode, ...], parent: int, number: int) -> Depth:
+    variants = tuple(i for i, node in enumerate(tree) if node.parent == parent)
+    return Depth(number, parent, variants, next((i for i in variants if tree[i].accepted), None))
 
 
 def _tells_the_round(r: Round, walk: Walk) -> bool:
