@@ -18,8 +18,10 @@ from ui.scriptorium.handout import handout_svg, sheet_svg
 from ui.scriptorium.margin import MAX_ROWS, diagram_svg, tree_html
 from ui.scriptorium.moments import Moment, ended_in_draft, moments
 from ui.scriptorium.sheet import MARGIN_SHOWN, display_piece, sheet_cells, sheet_columns, sheet_html
+from ui.scriptorium.texts import TEXT as SCRIPTORIUM_TEXT
 
 SVG = "{http://www.w3.org/2000/svg}"
+LEGEND = SCRIPTORIUM_TEXT.table
 HOSTILE = '<img src=x onerror="alert(1)">'
 
 
@@ -369,6 +371,27 @@ def test_the_scriptorium_draws_a_replayed_tree_run(trace, tmp_path, monkeypatch)
     assert not app.exception
     last = " ".join(element.proto.body for element in app.get("html"))
     assert "variant v-struck" in last and "node sealed" in diagram_svg(last)
+    captions = [caption.value for caption in app.caption]
+    assert any(LEGEND["legend"]["en"] in c for c in captions)
+    assert LEGEND["legend_margin"]["en"] in captions  # the margin's marks, named under the sheet
+
+
+def test_a_chain_run_keeps_the_legend_it_had(trace, tmp_path, monkeypatch):
+    """Negative control: the same run with its trees taken away has a sheet without a margin, and no margin legend."""
+    from app_pages import open_page
+
+    from specdec_core.services.archive import Archive
+
+    as_chain = copy.deepcopy(trace)
+    for r in as_chain.rounds:
+        r.tree = []
+    monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(tmp_path / "archive.sqlite"))
+    Archive(tmp_path / "archive.sqlite").save(as_chain.to_json(), source="app")
+    app = open_page("scriptorium", "en", run=str(Archive(tmp_path / "archive.sqlite").list()[0].id))
+    assert not app.exception
+    captions = [caption.value for caption in app.caption]
+    assert any(LEGEND["legend"]["en"] in c for c in captions)
+    assert LEGEND["legend_margin"]["en"] not in captions
 
 
 @pytest.mark.parametrize("shape, temperature", [("dynamic-3-12", 1.0), ("3-2", 0.0)])

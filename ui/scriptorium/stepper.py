@@ -71,6 +71,8 @@ def _stepper(trace: Trace, presenter: bool, file_run: bool) -> None:
         show_struck = st.toggle(TEXT("show_struck"), value=True, key="show_struck")
         st.html(sheet_html(trace, moment, show_struck))
         st.caption(TEXT("legend"))
+        if tree_run(trace):  # the margin's marks; a chain's sheet has none
+            st.caption(TEXT("legend_margin"))
         _counters(trace, moment)
         st.info(_story(r, moment, trial))
     show_tree(trace, moment)  # a tree round's drafted tree, as the walk has judged it so far (#35)
@@ -193,10 +195,15 @@ def _counters(trace: Trace, moment: Moment) -> None:
     cols[1].metric(TEXT("forwards"), now.target_forwards)
     cols[2].metric(TEXT("per_forward"), f"{now.tokens / now.target_forwards:.2f}" if now.target_forwards else "—")
     alpha = "—" if now.alpha is None else f"{now.alpha:.2f}"
-    if any(tree_walk(r) is not None for r in trace.rounds):  # a tree run counts the first variant at each depth
+    if tree_run(trace):  # a tree run counts the first variant at each depth
         cols[3].metric(TEXT("alpha_tree"), alpha, help=TEXT("alpha_tree_help"))
     else:
         cols[3].metric(TEXT("alpha"), alpha)
+
+
+def tree_run(trace: Trace) -> bool:
+    """A run with a tree round its record tells (a tree that contradicts its round is drawn as a chain)."""
+    return any(tree_walk(r) is not None for r in trace.rounds)
 
 
 def _story(r: Round, moment: Moment, trial: str = "residual") -> str:
