@@ -17,7 +17,7 @@ from specdec_core.settings import DecodeSettings, SamplingConfig
 from ui.scriptorium.handout import handout_svg, sheet_svg
 from ui.scriptorium.margin import MAX_ROWS, diagram_svg, tree_html
 from ui.scriptorium.moments import Moment, ended_in_draft, moments
-from ui.scriptorium.sheet import MARGIN_SHOWN, display_piece, sheet_cells, sheet_columns, sheet_html
+from ui.scriptorium.sheet import MARGIN_SHOWN, MARGIN_SHOWN_COMPACT, display_piece, sheet_cells, sheet_columns, sheet_html
 from ui.scriptorium.texts import TEXT as SCRIPTORIUM_TEXT
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -247,6 +247,7 @@ def test_a_chain_is_drawn_exactly_as_before_trees():
     chain = Trace.from_json(chain_trace().to_json())
     steps = moments(chain)
     html = "\n".join(sheet_html(chain, m, s) for m in steps for s in (True, False))
+    assert html == "\n".join(sheet_html(chain, m, s, compact=True) for m in steps for s in (True, False))
     svg = "\n".join(sheet_svg(chain, m, s) + handout_svg(chain, m, "http://x/?a=1", s)
                     for m in steps for s in (True, False))
     assert hashlib.sha256(html.encode()).hexdigest() == CHAIN_SHEET_SHA256
@@ -411,9 +412,14 @@ def test_dynamic_and_greedy_trees_are_marked_as_their_runs_say(shape, temperatur
     assert ("溫度 0" in tree_html(run, judged)) == (temperature == 0)  # the caption says how he chose
 
 
-def test_a_crowded_margin_counts_what_it_does_not_write():
+@pytest.fixture(scope="module")
+def crowded() -> Trace:
+    return tree_run("8-4-2", seed=1, tokens=8)
+
+
+def test_a_crowded_margin_counts_what_it_does_not_write(crowded):
     """8-4-2: up to 63 other variants at a depth; MARGIN_SHOWN are written, "+n" counts the rest."""
-    big = tree_run("8-4-2", seed=1, tokens=8)
+    big = crowded
     draft = moments(big)[0]
     html = sheet_html(big, draft)
     per_depth = [len(c.margin) for c in sheet_columns(big, draft) if c.margin]
@@ -421,3 +427,28 @@ def test_a_crowded_margin_counts_what_it_does_not_write():
     assert mores == [n - MARGIN_SHOWN for n in per_depth if n > MARGIN_SHOWN] and mores
     assert html.count("variant v-unjudged") == sum(min(n, MARGIN_SHOWN) for n in per_depth)
     assert sum(per_depth) == len(big.rounds[0].tree) - len(first_reading(big.rounds[0], -1))
+
+
+def test_presenter_modes_sheet_keeps_a_crowded_margin_short(crowded):
+    """In presenter mode (compact) a cell carries at most MARGIN_SHOWN_COMPACT variants in smaller type and "+n"
+    counts the rest, so the sheet stays short enough for the story and the buttons to share a projector's screen."""
+    draft = moments(crowded)[0]
+    per_depth = [len(c.margin) for c in sheet_columns(crowded, draft) if c.margin]
+    html_ = sheet_html(crowded, draft, compact=True)
+    assert '<div class="sheet compact">' in html_ and ".sheet.compact .variant" in html_
+    mores = [int(n) for n in re.findall(r'<span class="variant v-more"[^>]*>\+(\d+)</span>', html_)]
+    assert mores == [n - MARGIN_SHOWN_COMPACT for n in per_depth if n > MARGIN_SHOWN_COMPACT] and mores
+    assert html_.count("variant v-unjudged") == sum(min(n, MARGIN_SHOWN_COMPACT) for n in per_depth)
+    assert MARGIN_SHOWN_COMPACT < MARGIN_SHOWN and '<div class="sheet">' in sheet_html(crowded, draft)
+
+
+def test_presenter_mode_draws_the_compact_sheet(trace, tmp_path, monkeypatch):
+    from app_pages import open_page
+
+    from specdec_core.services.archive import Archive
+
+    monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(tmp_path / "archive.sqlite"))
+    Archive(tmp_path / "archive.sqlite").save(trace.to_json(), source="app")
+    app = open_page("scriptorium", "zh", run=str(Archive(tmp_path / "archive.sqlite").list()[0].id), presenter="true")
+    assert not app.exception
+    assert any('<div class="sheet compact">' in element.proto.body for element in app.get("html"))

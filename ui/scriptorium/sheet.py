@@ -32,6 +32,9 @@ CONTROL_MARKS = {  # each control token's own mark, as the legend names it; no t
 }
 OTHER_CONTROL_MARK = "◇"  # <pad>, <unk> and any control token not listed
 MARGIN_SHOWN = 5  # variants written above one cell; the rest are counted in one "+n"
+# Presenter mode's sheet (compact): fewer variants a cell, in smaller type, so the story, the sheet and the step
+# buttons still fit a 1280 x 720 projector with a tree round's margin above the line (tests/test_browser_tree.py)
+MARGIN_SHOWN_COMPACT = 3
 VARIANT_CHARS = 6  # a longer variant is cut, "…" at its end (its whole piece in the tooltip)
 
 STYLE = f"""
@@ -74,6 +77,8 @@ MARGIN_STYLE = f"""
 .sheet .v-untried {{ color: #b3aa98; border: 1px dotted #b3aa98; }}
 .sheet .v-more {{ color: #8f8676; }}
 .sheet .cell.gap {{ min-width: .6em; border: 1px dotted #c9bfa8; }}
+.sheet.compact .margin {{ gap: 0; }}
+.sheet.compact .variant {{ font-size: calc(var(--sheet-size, 1.9rem) * .4); line-height: 1.05; }}
 </style>
 """
 
@@ -95,12 +100,15 @@ class Column:
     margin: tuple[Variant, ...] = ()
 
 
-def sheet_html(trace: Trace, moment: Moment, show_struck: bool = True) -> str:
+def sheet_html(trace: Trace, moment: Moment, show_struck: bool = True, compact: bool = False) -> str:
+    """compact: presenter mode's sheet, whose margin (where it has one) is shorter, in smaller type."""
     columns = sheet_columns(trace, moment, show_struck)
     if not any(column.margin for column in columns):
         cells = [_cell(piece, kind, current, new_seal) for piece, kind, current, new_seal in _cells(columns)]
         return STYLE + '<div class="sheet">' + "".join(cells) + "</div>"
-    return STYLE + MARGIN_STYLE + '<div class="sheet">' + "".join(_column(column) for column in columns) + "</div>"
+    most = MARGIN_SHOWN_COMPACT if compact else MARGIN_SHOWN
+    sheet = '<div class="sheet compact">' if compact else '<div class="sheet">'
+    return STYLE + MARGIN_STYLE + sheet + "".join(_column(column, most) for column in columns) + "</div>"
 
 
 def sheet_cells(trace: Trace, moment: Moment, show_struck: bool = True) -> list[tuple[str, str, bool, bool]]:
@@ -230,12 +238,12 @@ def _round_kinds(r: Round, drafted: list[str], moment: Moment | None) -> list[tu
     return out + [(r.next_piece, r.next_kind)]
 
 
-def _column(column: Column) -> str:
+def _column(column: Column, most: int = MARGIN_SHOWN) -> str:
     """A cell alone, or a cell (an empty one at a depth off the line) with its variants above it."""
     cell = _cell(*column.cell) if column.cell is not None else '<span class="cell gap"></span>'
     if not column.margin:
         return cell
-    shown, rest = column.margin[:MARGIN_SHOWN], len(column.margin) - MARGIN_SHOWN
+    shown, rest = column.margin[:most], len(column.margin) - most
     more = html.escape(MARGIN_TEXT.plain("m_more", n=rest), quote=True)
     variants = [_variant(v) for v in shown]
     if rest > 0:
