@@ -131,7 +131,8 @@ def _depth_under(tree: list[TreeNode] | tuple[TreeNode, ...], parent: int, numbe
 
 def _tells_the_round(r: Round, walk: Walk) -> bool:
     """The walk tries the first variant at each depth, its line is the round's drafted steps, and it ends as the
-    round says: a bonus below a leaf of the path, or a correction after every variant under its end was struck."""
+    round says: a bonus below a leaf of the path, or a correction where no variant under its end was sealed, the
+    last one struck there being the round's last drafted step."""
     if not all(walk.nodes[d.variants[0]].tried for d in walk):
         return False
     if [walk.nodes[i].token for i in walk.line] != [s.token for s in r.drafted]:
