@@ -385,3 +385,44 @@ def test_every_way_of_trying_has_its_words():
         assert TEXT(f"variants_caption_{trial}") and TEXT(worked.TREE_INTRO[trial])
     assert trial_of({}) == "residual" and trial_of({"rule": "tree-no-residual", "sampling": {"temperature": 1.0}}) == "p"
     assert trial_of({"rule": "tree-no-residual", "sampling": {"temperature": 0}}) == "greedy"
+
+
+def later_variant_sealed(trace: Trace):
+    """A round and depth where the master struck the first variant and sealed a later one of another piece, the
+    first one having variants under it."""
+    for r in tree_rounds(trace):
+        for d in range(1, r.n_accepted + 1):
+            variants = at_depth(r, d)
+            chosen = next(i for i in variants if r.tree[i].accepted)
+            if chosen != variants[0] and r.tree[chosen].piece != r.tree[variants[0]].piece and children(r, variants[0]):
+                return r, d, variants[0], chosen
+    raise AssertionError("the run should seal a later variant above more variants")
+
+
+def test_before_the_verdict_the_tabs_and_tables_follow_the_scribes_first_reading(tree):
+    """At the draft stage the depths' tabs name the first variant drawn at each depth (not the one the master will
+    seal), and the table a depth below it lists the variants under that first one; at the verdict, the path's."""
+    from app_pages import open_page
+
+    from ui.archive.store import archive
+
+    r, d, first, chosen = later_variant_sealed(tree)
+    steps = moments(tree)
+    draft = next(i for i, m in enumerate(steps, start=1) if m.round == r.index and m.stage == "draft")
+    app = open_page("scriptorium", "en", run=str(archive().save(tree.to_json()).id))
+    app.session_state["moment"] = draft
+    app.session_state[f"position_{r.index}_draft"] = d  # the tab of depth d + 1, below the one in question
+    app.run()
+    assert not app.exception
+
+    def tabs() -> list[str]:
+        return [option.content.split(" · ")[-1] for option in app.get("button_group")[0].proto.options]
+
+    assert tabs()[d - 1] == display_piece(r.tree[first].piece) != display_piece(r.tree[chosen].piece)
+    table = app.dataframe[0].value
+    assert list(table["Variant"]) == [display_piece(r.tree[i].piece) for i in children(r, first)]
+    assert set(table["Verdict"]) == {EMPTY}
+    verdict = next(i for i, m in enumerate(steps, start=1) if m.round == r.index and m.stage == "verdict")
+    app.session_state["moment"] = verdict  # negative control: once judged, the tab names the variant sealed
+    app.run()
+    assert not app.exception and tabs()[d - 1] == display_piece(r.tree[chosen].piece)

@@ -3,6 +3,7 @@ variants struck, the ones the walk never reached dotted, each only once the mome
 the tree diagram of the round and the handout say the same; a chain's sheet is drawn exactly as before."""
 import copy
 import hashlib
+import html
 import re
 from xml.etree import ElementTree
 
@@ -16,9 +17,11 @@ from specdec_core.settings import DecodeSettings, SamplingConfig
 from ui.scriptorium.handout import handout_svg, sheet_svg
 from ui.scriptorium.margin import MAX_ROWS, diagram_svg, tree_html
 from ui.scriptorium.moments import Moment, ended_in_draft, moments
-from ui.scriptorium.sheet import MARGIN_SHOWN, sheet_cells, sheet_columns, sheet_html
+from ui.scriptorium.sheet import MARGIN_SHOWN, MARGIN_SHOWN_COMPACT, display_piece, sheet_cells, sheet_columns, sheet_html
+from ui.scriptorium.texts import TEXT as SCRIPTORIUM_TEXT
 
 SVG = "{http://www.w3.org/2000/svg}"
+LEGEND = SCRIPTORIUM_TEXT.table
 HOSTILE = '<img src=x onerror="alert(1)">'
 
 
@@ -68,7 +71,8 @@ def wrong_marks(trace: Trace, moment: Moment, variants) -> list[str]:
     for v in variants:
         node = r.tree[v.node]
         expected = "unjudged" if depths(r)[v.node] > judged else "struck" if node.tried else "untried"
-        if v.state != expected or node.accepted or v.piece != node.piece:
+        # the path's node is in the margin only at a depth not judged yet, where the line holds the first reading
+        if v.state != expected or node.accepted and expected != "unjudged" or v.piece != node.piece:
             wrong.append(f"round {r.index + 1} node {v.node}: {v.state}, the trace says {expected}")
     return wrong
 
@@ -117,13 +121,119 @@ def test_the_sheets_html_marks_each_variant_as_the_run_says(trace):
     assert hidden.count("variant v-struck") == struck_in_margin(now) and hidden.count("variant v-untried") == untried(now)
 
 
-def test_the_main_line_is_the_same_with_its_margin_or_without(trace):
+def kids(r, parent: int) -> list[int]:
+    return [i for i, node in enumerate(r.tree) if node.parent == parent]
+
+
+def first_reading(r, parent: int) -> list[int]:
+    """Down the first-drawn children from `parent`: what a chain drafting from there would have written."""
+    out = []
+    while kids(r, parent):
+        parent = kids(r, parent)[0]
+        out.append(parent)
+    return out
+
+
+def accepted_path(r) -> list[int]:
+    out = []
+    while any(r.tree[i].accepted for i in kids(r, out[-1] if out else -1)):
+        out.append(next(i for i in kids(r, out[-1] if out else -1) if r.tree[i].accepted))
+    return out
+
+
+def line_now(trace: Trace, moment: Moment) -> list[tuple[str, str]]:
+    """(piece, kind) of the current round's cells on the line, the master's character excluded."""
+    return [(piece, kind) for piece, kind, now, _ in sheet_cells(trace, moment) if now and kind not in
+            ("corrected", "bonus", "plain")]
+
+
+def test_once_judged_the_line_is_the_chain_its_round_drafted(trace):
+    """Past rounds at every moment, and the current round at its verdict, draw the same line as the chain the
+    round's drafted steps list (the accepted path, then the last variant struck)."""
     as_chain = copy.deepcopy(trace)
     for r in as_chain.rounds:
         r.tree = []
     for moment in moments(trace):
-        assert sheet_cells(trace, moment) == sheet_cells(as_chain, moment)
+        cells, chain = sheet_cells(trace, moment), sheet_cells(as_chain, moment)
+        past = [c for c in cells if not c[2]]
+        assert past == [c for c in chain if not c[2]]
+        if moment.stage == "verdict":
+            assert cells == chain
         assert "variant" not in sheet_html(as_chain, moment)
+
+
+def test_before_the_verdict_the_line_is_the_seals_then_the_scribes_first_reading(trace):
+    """At the draft stage the first child drawn at every depth, light; at seal stage d the path down to depth d,
+    sealed, and the first reading below it, light: what the class may know, not the master's coming choices."""
+    checked = 0
+    for moment in moments(trace):
+        r = trace.rounds[moment.round]
+        if not r.tree or moment.stage == "verdict":
+            continue
+        sealed = accepted_path(r)[: moment.sealed]
+        nodes = sealed + first_reading(r, sealed[-1] if sealed else -1)
+        expected = [(r.tree[i].piece, "sealed" if d < moment.sealed else "draft") for d, i in enumerate(nodes)]
+        assert line_now(trace, moment) == expected
+        checked += 1
+    assert checked
+
+
+def later_sibling_sealed(trace: Trace):
+    """A round and depth where the master struck the first variant and sealed a later one of another piece."""
+    for r in trace.rounds:
+        path = accepted_path(r) if r.tree else []
+        for d, node in enumerate(path):
+            first = kids(r, path[d - 1] if d else -1)[0]
+            if node != first and r.tree[node].piece != r.tree[first].piece:
+                return r, d + 1, first, node
+    raise AssertionError("the run should seal a later variant somewhere")
+
+
+CURRENT_CELL = re.compile(r'<span class="cell (\w+) current[^"]*" title="([^"]*)">')
+
+
+def gives_away(markup: str, depth: int, piece: str) -> bool:
+    """The current round's line, in the HTML, holds `piece` at `depth`."""
+    line = CURRENT_CELL.findall(markup)
+    return len(line) >= depth and line[depth - 1][1] == html.escape(piece, quote=True)
+
+
+def test_the_draft_stage_does_not_give_away_the_verdict(trace):
+    """Before the master looks, the line holds the scribe's first variant where the master will seal a later one:
+    the scribe did not know which would stand. The one sealed later waits in the margin, not judged yet."""
+    r, depth, first, chosen = later_sibling_sealed(trace)
+    draft = next(m for m in moments(trace) if m.round == r.index and m.stage == "draft")
+    markup = sheet_html(trace, draft)
+    assert not gives_away(markup, depth, r.tree[chosen].piece)
+    assert gives_away(markup, depth, r.tree[first].piece)
+    assert all(kind == "draft" for kind, _ in CURRENT_CELL.findall(markup))
+    margin = sheet_columns(trace, draft)
+    assert any(v.node == chosen and v.state == "unjudged" for v in current(margin))
+    # negative control: the verdict's line does hold the variant he sealed there
+    verdict = next(m for m in moments(trace) if m.round == r.index and m.stage == "verdict")
+    assert gives_away(sheet_html(trace, verdict), depth, r.tree[chosen].piece)
+
+
+def test_the_seal_sets_the_chosen_variant_on_the_line_and_strikes_the_first_in_the_margin(trace):
+    r, depth, first, chosen = later_sibling_sealed(trace)
+    before = next(m for m in moments(trace) if m.round == r.index and m.stage in ("draft", "seal")
+                  and m.sealed == depth - 1)
+    seal = next(m for m in moments(trace) if m.round == r.index and m.stage == "seal" and m.sealed == depth)
+    assert not gives_away(sheet_html(trace, before), depth, r.tree[chosen].piece)
+    assert line_now(trace, seal)[depth - 1] == (r.tree[chosen].piece, "sealed")
+    at_depth = [c for c in sheet_columns(trace, seal) if c.cell is not None and c.cell[2]][depth - 1]
+    assert any(v.node == first and v.state == "struck" for v in at_depth.margin)
+
+
+def test_the_handout_draws_the_line_the_sheet_draws(trace):
+    """The handout's cells (its sheet's type, CELL * 0.6) at the draft stage are the sheet's: the first reading."""
+    r, depth, first, chosen = later_sibling_sealed(trace)
+    draft = next(m for m in moments(trace) if m.round == r.index and m.stage == "draft")
+    root = ElementTree.fromstring(handout_svg(trace, draft, "http://x"))
+    cells = [t.text for t in root.iter(SVG + "text") if t.get("font-size") == "29" and not t.get("class")]
+    assert cells == [display_piece(piece) for piece, *_ in sheet_cells(trace, draft)]
+    line = line_now(trace, draft)
+    assert cells[-len(line) :][depth - 1] == display_piece(r.tree[first].piece) != display_piece(r.tree[chosen].piece)
 
 
 # The fingerprint of main's sheet and handout for tests/hand_traces.py's chain, at every moment, with and without
@@ -137,6 +247,7 @@ def test_a_chain_is_drawn_exactly_as_before_trees():
     chain = Trace.from_json(chain_trace().to_json())
     steps = moments(chain)
     html = "\n".join(sheet_html(chain, m, s) for m in steps for s in (True, False))
+    assert html == "\n".join(sheet_html(chain, m, s, compact=True) for m in steps for s in (True, False))
     svg = "\n".join(sheet_svg(chain, m, s) + handout_svg(chain, m, "http://x/?a=1", s)
                     for m in steps for s in (True, False))
     assert hashlib.sha256(html.encode()).hexdigest() == CHAIN_SHEET_SHA256
@@ -261,6 +372,27 @@ def test_the_scriptorium_draws_a_replayed_tree_run(trace, tmp_path, monkeypatch)
     assert not app.exception
     last = " ".join(element.proto.body for element in app.get("html"))
     assert "variant v-struck" in last and "node sealed" in diagram_svg(last)
+    captions = [caption.value for caption in app.caption]
+    assert any(LEGEND["legend"]["en"] in c for c in captions)
+    assert LEGEND["legend_margin"]["en"] in captions  # the margin's marks, named under the sheet
+
+
+def test_a_chain_run_keeps_the_legend_it_had(trace, tmp_path, monkeypatch):
+    """Negative control: the same run with its trees taken away has a sheet without a margin, and no margin legend."""
+    from app_pages import open_page
+
+    from specdec_core.services.archive import Archive
+
+    as_chain = copy.deepcopy(trace)
+    for r in as_chain.rounds:
+        r.tree = []
+    monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(tmp_path / "archive.sqlite"))
+    Archive(tmp_path / "archive.sqlite").save(as_chain.to_json(), source="app")
+    app = open_page("scriptorium", "en", run=str(Archive(tmp_path / "archive.sqlite").list()[0].id))
+    assert not app.exception
+    captions = [caption.value for caption in app.caption]
+    assert any(LEGEND["legend"]["en"] in c for c in captions)
+    assert LEGEND["legend_margin"]["en"] not in captions
 
 
 @pytest.mark.parametrize("shape, temperature", [("dynamic-3-12", 1.0), ("3-2", 0.0)])
@@ -280,13 +412,43 @@ def test_dynamic_and_greedy_trees_are_marked_as_their_runs_say(shape, temperatur
     assert ("溫度 0" in tree_html(run, judged)) == (temperature == 0)  # the caption says how he chose
 
 
-def test_a_crowded_margin_counts_what_it_does_not_write():
+@pytest.fixture(scope="module")
+def crowded() -> Trace:
+    return tree_run("8-4-2", seed=1, tokens=8)
+
+
+def test_a_crowded_margin_counts_what_it_does_not_write(crowded):
     """8-4-2: up to 63 other variants at a depth; MARGIN_SHOWN are written, "+n" counts the rest."""
-    big = tree_run("8-4-2", seed=1, tokens=8)
+    big = crowded
     draft = moments(big)[0]
     html = sheet_html(big, draft)
     per_depth = [len(c.margin) for c in sheet_columns(big, draft) if c.margin]
     mores = [int(n) for n in re.findall(r'<span class="variant v-more"[^>]*>\+(\d+)</span>', html)]
     assert mores == [n - MARGIN_SHOWN for n in per_depth if n > MARGIN_SHOWN] and mores
     assert html.count("variant v-unjudged") == sum(min(n, MARGIN_SHOWN) for n in per_depth)
-    assert sum(per_depth) == len(big.rounds[0].tree) - len(big.rounds[0].drafted)
+    assert sum(per_depth) == len(big.rounds[0].tree) - len(first_reading(big.rounds[0], -1))
+
+
+def test_presenter_modes_sheet_keeps_a_crowded_margin_short(crowded):
+    """In presenter mode (compact) a cell carries at most MARGIN_SHOWN_COMPACT variants in smaller type and "+n"
+    counts the rest, so the sheet stays short enough for the story and the buttons to share a projector's screen."""
+    draft = moments(crowded)[0]
+    per_depth = [len(c.margin) for c in sheet_columns(crowded, draft) if c.margin]
+    html_ = sheet_html(crowded, draft, compact=True)
+    assert '<div class="sheet compact">' in html_ and ".sheet.compact .variant" in html_
+    mores = [int(n) for n in re.findall(r'<span class="variant v-more"[^>]*>\+(\d+)</span>', html_)]
+    assert mores == [n - MARGIN_SHOWN_COMPACT for n in per_depth if n > MARGIN_SHOWN_COMPACT] and mores
+    assert html_.count("variant v-unjudged") == sum(min(n, MARGIN_SHOWN_COMPACT) for n in per_depth)
+    assert MARGIN_SHOWN_COMPACT < MARGIN_SHOWN and '<div class="sheet">' in sheet_html(crowded, draft)
+
+
+def test_presenter_mode_draws_the_compact_sheet(trace, tmp_path, monkeypatch):
+    from app_pages import open_page
+
+    from specdec_core.services.archive import Archive
+
+    monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(tmp_path / "archive.sqlite"))
+    Archive(tmp_path / "archive.sqlite").save(trace.to_json(), source="app")
+    app = open_page("scriptorium", "zh", run=str(Archive(tmp_path / "archive.sqlite").list()[0].id), presenter="true")
+    assert not app.exception
+    assert any('<div class="sheet compact">' in element.proto.body for element in app.get("html"))

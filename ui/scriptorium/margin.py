@@ -2,7 +2,7 @@
 in the state the master's walk left it at this moment (sealed path, struck, never reached, not judged yet),
 and the master's own character at the end of the path.
 
-Drawn from the trace alone (sheet.tree_walk, sheet.node_states), as an SVG in an <img> (st.html keeps only
+Drawn from the trace alone (walk.tree_walk, Walk.states), as an SVG in an <img> (st.html keeps only
 HTML's own tags, so an inline <svg> would be dropped in the browser); every piece is escaped. A large tree
 folds: a node the walk never went beneath keeps its subtree as "+n", and where the unjudged tree is still
 taller than MAX_ROWS rows, the depths below a cut are folded the same way.
@@ -19,7 +19,8 @@ from specdec_core.algorithm.trace import Round, Trace
 from specdec_core.settings import DecodeSettings
 from ui.scriptorium.margin_texts import TEXT
 from ui.scriptorium.moments import Moment, ended_in_draft
-from ui.scriptorium.sheet import TreeWalk, display_piece, node_states, tree_walk, variant_text
+from ui.scriptorium.sheet import display_piece, judged_depth, variant_text
+from ui.scriptorium.walk import Walk, tree_walk
 from ui.shared.i18n import without_bidi
 from ui.shared.theme import INK, LIGHT_INK, PAPER, VERMILION
 
@@ -50,7 +51,7 @@ class Placed:
     depth: int
     row: float
     piece: str
-    state: str  # node_states' words, "root", "corrected" or "bonus"
+    state: str  # Walk.states' words, "root", "corrected" or "bonus"
     folded: int  # nodes of its subtree folded into its "+n"
 
 
@@ -63,7 +64,7 @@ def tree_html(trace: Trace, moment: Moment) -> str:
     if walk is None:
         refusal = html.escape(TEXT.plain("t_unreadable"))
         return STYLE + f'<div class="tree-diagram"><p class="summary">{refusal}</p></div>'
-    states = node_states(r, walk, moment)
+    states = walk.states(judged_depth(moment))
     placed, cut = layout(r, walk, states, _new_token(r, walk, moment))
     drawn = {p.state for p in placed} | ({"more"} if any(p.folded for p in placed) else set())
     legend = "".join(f"<span>{html.escape(TEXT.plain('l_' + state))}</span>" for state in LEGEND_ORDER
@@ -94,10 +95,10 @@ def show_tree(trace: Trace, moment: Moment) -> None:
         st.html(markup)
 
 
-def _summary(r: Round, walk: TreeWalk, states: list[str], moment: Moment, trace: Trace) -> list[str]:
+def _summary(r: Round, walk: Walk, states: list[str], moment: Moment, trace: Trace) -> list[str]:
     """What the caption says: only what the class has seen by this moment, counted from the states drawn."""
     count = {state: states.count(state) for state in ("sealed", "struck", "untried", "unjudged")}
-    lines = [TEXT.plain("t_drafted", nodes=len(r.tree), depth=max(walk.depth))]
+    lines = [TEXT.plain("t_drafted", nodes=len(r.tree), depth=max(walk.depth_of))]
     if moment.stage == "draft":
         return lines + [TEXT.plain("t_not_yet")]
     if moment.stage == "seal":
@@ -114,25 +115,25 @@ def _summary(r: Round, walk: TreeWalk, states: list[str], moment: Moment, trace:
     return lines
 
 
-def _new_token(r: Round, walk: TreeWalk, moment: Moment) -> str | None:
+def _new_token(r: Round, walk: Walk, moment: Moment) -> str | None:
     """The master's own character at the end of the path, once the verdict is given and the text reaches it."""
     if moment.stage != "verdict" or ended_in_draft(r, moment) or r.next_kind not in ("corrected", "bonus"):
         return None
     return r.next_kind
 
 
-def layout(r: Round, walk: TreeWalk, states: list[str], new: str | None) -> tuple[list[Placed], int | None]:
+def layout(r: Round, walk: Walk, states: list[str], new: str | None) -> tuple[list[Placed], int | None]:
     """Every drawn node with its depth and row (leaves one a row in drawing order, a parent level with the
     middle of its children), and the depth below which the unjudged tree was folded (None: not folded)."""
     children: dict[int, list[int]] = {-1: []}
     for i, node in enumerate(r.tree):
         children.setdefault(node.parent, []).append(i)
     on_path = {i for i, state in enumerate(states) if state == "sealed"}
-    path_end = max(on_path, key=lambda i: walk.depth[i], default=-1)
+    path_end = max(on_path, key=lambda i: walk.depth_of[i], default=-1)
 
     def opened(i: int, cut: int) -> list[int]:
         """The children drawn under node i: none under a node the walk did not go beneath, or past the cut."""
-        if i >= 0 and i not in on_path and (states[i] in ("struck", "untried") or walk.depth[i] >= cut):
+        if i >= 0 and i not in on_path and (states[i] in ("struck", "untried") or walk.depth_of[i] >= cut):
             return []
         return children.get(i, [])
 
@@ -144,7 +145,7 @@ def layout(r: Round, walk: TreeWalk, states: list[str], new: str | None) -> tupl
             stack += below
         return leaves + bool(new)
 
-    deepest = max(walk.depth)
+    deepest = max(walk.depth_of)
     cut = deepest
     while cut > 1 and rows(cut) > MAX_ROWS:
         cut -= 1

@@ -2,8 +2,10 @@
 
 Each character sits in a cell of manuscript paper. The renderer only reads the trace: which tokens
 were drafted, sealed, struck and written, up to the moment the class is looking at. A round that drafted
-a tree writes its other variants in the margin above the line, each at its depth: struck where the master
-tried and rejected it, faint and dotted where his walk down the tree never reached it.
+a tree holds on its line only what the class may know: the scribe's first reading at each depth until the
+master's seals reach it, then the path he sealed. Its other variants are written in the margin above the line,
+each at its depth: struck where the master tried and rejected it, faint and dotted where his walk down the tree
+never reached it, light and dashed while he has not judged that depth.
 """
 from __future__ import annotations
 
@@ -12,9 +14,9 @@ import re
 from dataclasses import dataclass
 
 from specdec_core.algorithm.trace import Round, Trace
-from specdec_core.settings import MAX_TREE_NODES
 from ui.scriptorium.margin_texts import TEXT as MARGIN_TEXT
 from ui.scriptorium.moments import Moment, ended_in_draft
+from ui.scriptorium.walk import NODE_STATES, Walk, tree_walk
 from ui.shared.i18n import without_bidi
 from ui.shared.theme import INK, LIGHT_INK, PAPER, VERMILION
 
@@ -29,8 +31,10 @@ CONTROL_MARKS = {  # each control token's own mark, as the legend names it; no t
     "<|im_end|>": "⟩",  # a chat turn ends
 }
 OTHER_CONTROL_MARK = "◇"  # <pad>, <unk> and any control token not listed
-NODE_STATES = ("unjudged", "sealed", "struck", "untried")  # a tree node at a moment: see node_states
 MARGIN_SHOWN = 5  # variants written above one cell; the rest are counted in one "+n"
+# Presenter mode's sheet (compact): fewer variants a cell, in smaller type, so the story, the sheet and the step
+# buttons still fit a 1280 x 720 projector with a tree round's margin above the line (tests/test_browser_tree.py)
+MARGIN_SHOWN_COMPACT = 3
 VARIANT_CHARS = 6  # a longer variant is cut, "…" at its end (its whole piece in the tooltip)
 
 STYLE = f"""
@@ -73,6 +77,8 @@ MARGIN_STYLE = f"""
 .sheet .v-untried {{ color: #b3aa98; border: 1px dotted #b3aa98; }}
 .sheet .v-more {{ color: #8f8676; }}
 .sheet .cell.gap {{ min-width: .6em; border: 1px dotted #c9bfa8; }}
+.sheet.compact .margin {{ gap: 0; }}
+.sheet.compact .variant {{ font-size: calc(var(--sheet-size, 1.9rem) * .4); line-height: 1.05; }}
 </style>
 """
 
@@ -82,7 +88,7 @@ class Variant:
     """A drafted node in the margin: another character the scribe offered at that depth of the tree."""
 
     piece: str
-    state: str  # "unjudged", "struck" or "untried" (node_states): the main line's own node is never one
+    state: str  # "unjudged", "struck" or "untried" (Walk.states): the line's own node is never one
     node: int  # its index in the round's tree
 
 
@@ -94,20 +100,15 @@ class Column:
     margin: tuple[Variant, ...] = ()
 
 
-@dataclass(frozen=True)
-class TreeWalk:
-    """A tree round as the sheet reads it."""
-
-    depth: tuple[int, ...]  # each node's depth, 1 under the context
-    line: tuple[int, ...]  # the node of each drafted cell: the accepted path, then the last sibling rejected
-
-
-def sheet_html(trace: Trace, moment: Moment, show_struck: bool = True) -> str:
+def sheet_html(trace: Trace, moment: Moment, show_struck: bool = True, compact: bool = False) -> str:
+    """compact: presenter mode's sheet, whose margin (where it has one) is shorter, in smaller type."""
     columns = sheet_columns(trace, moment, show_struck)
     if not any(column.margin for column in columns):
         cells = [_cell(piece, kind, current, new_seal) for piece, kind, current, new_seal in _cells(columns)]
         return STYLE + '<div class="sheet">' + "".join(cells) + "</div>"
-    return STYLE + MARGIN_STYLE + '<div class="sheet">' + "".join(_column(column) for column in columns) + "</div>"
+    most = MARGIN_SHOWN_COMPACT if compact else MARGIN_SHOWN
+    sheet = '<div class="sheet compact">' if compact else '<div class="sheet">'
+    return STYLE + MARGIN_STYLE + sheet + "".join(_column(column, most) for column in columns) + "</div>"
 
 
 def sheet_cells(trace: Trace, moment: Moment, show_struck: bool = True) -> list[tuple[str, str, bool, bool]]:
@@ -118,80 +119,65 @@ def sheet_cells(trace: Trace, moment: Moment, show_struck: bool = True) -> list[
 def sheet_columns(trace: Trace, moment: Moment, show_struck: bool = True) -> list[Column]:
     """Every cell up to the moment, each with its margin: a tree round's other variants at the cell's depth.
 
-    The current round's margin holds every other node of its tree (its depths past the line in columns of
-    their own, before the master's character, where a chain shows its discarded drafts); a past round keeps
-    only the variants the master struck, and only while struck characters are kept (show_struck)."""
+    A tree round's line is what the class may know at the moment (line_nodes): before the verdict the path sealed
+    so far and the scribe's first reading below it, never the variants the master will choose. The current round's
+    margin holds every other node of its tree (its depths past the line in columns of their own, before the
+    master's character, where a chain shows its discarded drafts); a past round keeps only the variants the master
+    struck, and only while struck characters are kept (show_struck)."""
     columns = [Column((piece, "prompt", False, False)) for piece in prompt_tail(trace)]
     written = 0
     for i, r in enumerate(trace.rounds[: moment.round + 1]):
         now = i == moment.round
-        kinds = _round_kinds(r, moment if now else None)
-        margins = round_margins(r, moment if now else None) if (show_struck or now) else []
-        for j, (piece, kind) in enumerate(kinds):  # the drafted cells first, in order, then the master's
+        at, walk = moment if now else None, tree_walk(r)
+        line = [s.piece for s in r.drafted] if walk is None else [walk.nodes[n].piece for n in line_nodes(walk, at)]
+        kinds = _round_kinds(r, line, at)
+        margins = round_margins(r, at, walk) if (show_struck or now) else []
+        for j, (piece, kind) in enumerate(kinds):  # the line's cells first, in order, then the master's
             if written >= len(trace.tokens) and kind not in ("draft", "discarded", "struck"):
                 break
             if kind in ("struck", "discarded") and not (show_struck or now):
                 continue
             cell = (piece, kind, now, now and moment.stage == "seal" and j == moment.sealed - 1)
-            columns.append(Column(cell, margins[j] if j < min(len(r.drafted), len(margins)) else ()))
+            columns.append(Column(cell, margins[j] if j < min(len(line), len(margins)) else ()))
             written += kind in ("sealed", "corrected", "bonus", "plain")
-            if now and j == len(r.drafted) - 1:  # the depths the line never reached, before the master's character
+            if now and j == len(line) - 1:  # the depths the line never reached, before the master's character
                 columns += [Column(None, margin) for margin in margins[j + 1 :] if margin]
     return columns
 
 
-def round_margins(r: Round, moment: Moment | None) -> list[tuple[Variant, ...]]:
+def line_nodes(walk: Walk, moment: Moment | None) -> tuple[int, ...]:
+    """The nodes a tree round's line holds at the moment (None: a past round). Once judged, the drafted steps: the
+    accepted path, then the last variant struck where the walk ended. Before the verdict, the path sealed so far
+    and below it the scribe's first reading (Walk.line_at): at the draft stage, the first child drawn at every
+    depth, the line a chain would have drafted."""
+    if moment is None or moment.stage == "verdict":
+        return walk.line
+    return walk.line_at(moment.sealed)
+
+
+def judged_depth(moment: Moment | None) -> int | None:
+    """How deep the master's walk is judged at the moment: None once the verdict is given (or for a past round),
+    the depths sealed so far before it (none at the draft stage)."""
+    return None if moment is None or moment.stage == "verdict" else moment.sealed
+
+
+def round_margins(r: Round, moment: Moment | None, walk: Walk | None = None) -> list[tuple[Variant, ...]]:
     """The margin at each depth of a tree round (index d - 1 for depth d; empty for a chain): the nodes
     off the line, the siblings of the line's node first, in the order drawn. moment None: a past round,
     whose margin keeps only the struck variants, as the line keeps its struck character but not its discarded."""
-    walk = tree_walk(r)
+    walk = tree_walk(r) if walk is None else walk
     if walk is None:
         return []
-    states = node_states(r, walk, moment)
+    states, line = walk.states(judged_depth(moment)), line_nodes(walk, moment)
     margins = []
-    for depth in range(1, max(walk.depth) + 1):
-        at_line = walk.line[depth - 1] if depth <= len(walk.line) else None
-        nodes = [i for i, d in enumerate(walk.depth) if d == depth and i != at_line]
+    for depth in range(1, max(walk.depth_of) + 1):
+        at_line = line[depth - 1] if depth <= len(line) else None
+        nodes = [i for i, d in enumerate(walk.depth_of) if d == depth and i != at_line]
         if at_line is not None:  # the ones the master tried before or after it come first
             nodes.sort(key=lambda i: r.tree[i].parent != r.tree[at_line].parent)
         margins.append(tuple(Variant(r.tree[i].piece, states[i], i) for i in nodes
                              if moment is not None or states[i] == "struck"))
     return margins
-
-
-def tree_walk(r: Round) -> TreeWalk | None:
-    """A tree round's depths and line, or None for a chain and for a tree its own record contradicts (a
-    hand-made file): such a round is drawn as a chain, its margin left empty rather than drawn wrong."""
-    tree = r.tree
-    if not tree or len(tree) > MAX_TREE_NODES:
-        return None
-    depth: list[int] = []
-    for i, node in enumerate(tree):
-        if not -1 <= node.parent < i:
-            return None
-        depth.append(1 if node.parent < 0 else depth[node.parent] + 1)
-    path = [i for i, node in enumerate(tree) if node.accepted]
-    if len(path) != r.n_accepted or [tree[i].parent for i in path] != [-1, *path][: len(path)]:
-        return None
-    reached = {-1, *path}  # the walk tries only the children of the context and of accepted nodes
-    if any(node.tried and node.parent not in reached or node.accepted and not node.tried for node in tree):
-        return None
-    end = path[-1] if path else -1
-    rejected = [i for i, node in enumerate(tree) if node.parent == end and node.tried]
-    line = path + rejected[-1:] if len(r.drafted) > len(path) else path
-    if [tree[i].token for i in line] != [step.token for step in r.drafted]:
-        return None
-    return TreeWalk(tuple(depth), tuple(line))
-
-
-def node_states(r: Round, walk: TreeWalk, moment: Moment | None) -> list[str]:
-    """Each node of the tree at the moment: "sealed" (on the accepted path), "struck" (tried and rejected),
-    "untried" (the walk never reached it: a sibling after the accepted one, or anything under a node not
-    accepted), or "unjudged" while the seals have not reached its depth (the draft stage: every node).
-    moment None: the round is judged (a past round)."""
-    judged = len(r.tree) if moment is None or moment.stage == "verdict" else moment.sealed
-    return ["unjudged" if depth > judged else "sealed" if node.accepted else "struck" if node.tried else "untried"
-            for node, depth in zip(r.tree, walk.depth)]
 
 
 def _cells(columns: list[Column]) -> list[tuple[str, str, bool, bool]]:
@@ -237,9 +223,9 @@ def chart_piece(piece: str) -> str:
     return html.escape(display_piece(piece), quote=False)
 
 
-def _round_kinds(r: Round, moment: Moment | None) -> list[tuple[str, str]]:
-    """(piece, kind) of a round, complete (moment None) or as far as the moment has gone."""
-    drafted = [s.piece for s in r.drafted]
+def _round_kinds(r: Round, drafted: list[str], moment: Moment | None) -> list[tuple[str, str]]:
+    """(piece, kind) of a round's line (`drafted`: its pieces) and the master's character, complete (moment None)
+    or as far as the moment has gone."""
     if moment is not None and moment.stage != "verdict":
         return [(p, "sealed") for p in drafted[: moment.sealed]] + [(p, "draft") for p in drafted[moment.sealed :]]
     if moment is not None and ended_in_draft(r, moment):  # the text ends at the end token: the rest goes unwritten
@@ -252,12 +238,12 @@ def _round_kinds(r: Round, moment: Moment | None) -> list[tuple[str, str]]:
     return out + [(r.next_piece, r.next_kind)]
 
 
-def _column(column: Column) -> str:
+def _column(column: Column, most: int = MARGIN_SHOWN) -> str:
     """A cell alone, or a cell (an empty one at a depth off the line) with its variants above it."""
     cell = _cell(*column.cell) if column.cell is not None else '<span class="cell gap"></span>'
     if not column.margin:
         return cell
-    shown, rest = column.margin[:MARGIN_SHOWN], len(column.margin) - MARGIN_SHOWN
+    shown, rest = column.margin[:most], len(column.margin) - most
     more = html.escape(MARGIN_TEXT.plain("m_more", n=rest), quote=True)
     variants = [_variant(v) for v in shown]
     if rest > 0:
@@ -281,5 +267,5 @@ def _cell(piece: str, kind: str, current: bool = False, new_seal: bool = False) 
     """One cell; a kind outside CELL_KINDS (a hand-made file) is drawn as plain ink, never written as markup."""
     kind = kind if kind in CELL_KINDS else "plain"
     classes = " ".join(["cell", kind] + (["current"] if current else []) + (["new-seal"] if new_seal else []))
-    title = html.escape(piece, quote=True)
+    title = html.escape(without_bidi(piece), quote=True)  # an imported piece's bidi control reverses no tooltip
     return f'<span class="{classes}" title="{title}">{html.escape(display_piece(piece))}</span>'

@@ -19,10 +19,10 @@ from ui.scriptorium.margin import show_tree
 from ui.scriptorium.moments import Moment, correction_steps, ended_in_draft, moments, next_correction, positions, progress_at
 from ui.scriptorium.numbers import probability_text, ratio_text  # noqa: F401  (the inspector's tests read them here)
 from ui.scriptorium.plots import cache_figure, candidate_figure
-from ui.scriptorium.sheet import display_piece, sheet_html
+from ui.scriptorium.sheet import display_piece, line_nodes, sheet_html
 from ui.scriptorium.texts import TEXT
 from ui.scriptorium.tree_view import residuals_faced, tree_story, variant_candidates, variant_rows, variants_words
-from ui.scriptorium.walk import tree_walk, trial_of
+from ui.scriptorium.walk import Walk, tree_walk, trial_of
 from ui.shared.i18n import markdown_literal
 from ui.shared.texts import TEXT as COMMON
 from ui.shared.theme import chart
@@ -62,7 +62,7 @@ def _stepper(trace: Trace, presenter: bool, file_run: bool) -> None:
     r, trial = trace.rounds[moment.round], trial_of(trace.settings)
     if presenter:  # one screen: the story, the sheet, the buttons; the rest below the fold
         st.info(_story(r, moment, trial))
-        st.html(sheet_html(trace, moment, st.session_state.get("show_struck", True)))
+        st.html(sheet_html(trace, moment, st.session_state.get("show_struck", True), compact=True))
         _controls(len(steps), slider=False)
         _counters(trace, moment)
     else:
@@ -71,6 +71,8 @@ def _stepper(trace: Trace, presenter: bool, file_run: bool) -> None:
         show_struck = st.toggle(TEXT("show_struck"), value=True, key="show_struck")
         st.html(sheet_html(trace, moment, show_struck))
         st.caption(TEXT("legend"))
+        if tree_run(trace):  # the margin's marks; a chain's sheet has none
+            st.caption(TEXT("legend_margin"))
         _counters(trace, moment)
         st.info(_story(r, moment, trial))
     show_tree(trace, moment)  # a tree round's drafted tree, as the walk has judged it so far (#35)
@@ -193,10 +195,15 @@ def _counters(trace: Trace, moment: Moment) -> None:
     cols[1].metric(TEXT("forwards"), now.target_forwards)
     cols[2].metric(TEXT("per_forward"), f"{now.tokens / now.target_forwards:.2f}" if now.target_forwards else "—")
     alpha = "—" if now.alpha is None else f"{now.alpha:.2f}"
-    if any(tree_walk(r) is not None for r in trace.rounds):  # a tree run counts the first variant at each depth
+    if tree_run(trace):  # a tree run counts the first variant at each depth
         cols[3].metric(TEXT("alpha_tree"), alpha, help=TEXT("alpha_tree_help"))
     else:
         cols[3].metric(TEXT("alpha"), alpha)
+
+
+def tree_run(trace: Trace) -> bool:
+    """A run with a tree round its record tells (a tree that contradicts its round is drawn as a chain)."""
+    return any(tree_walk(r) is not None for r in trace.rounds)
 
 
 def _story(r: Round, moment: Moment, trial: str = "residual") -> str:
@@ -231,16 +238,18 @@ def _story_ended(r: Round, moment: Moment) -> str:
 
 
 def _position_details(r: Round, moment: Moment, trial: str = "residual") -> None:
-    slots, walk = positions(r, moment), tree_walk(r)
+    walk = tree_walk(r)
+    line = None if walk is None else line_nodes(walk, moment)  # a tree's depths as its sheet's line holds them now
+    slots = positions(r, moment) if line is None or moment.stage == "verdict" else list(range(len(line) + 1))
     default = slots[-1] if ended_in_draft(r, moment) else r.n_accepted if moment.stage == "verdict" else max(moment.sealed - 1, 0)
-    label = lambda i: _slot_label(r, i, moment.stage == "verdict", tree=walk is not None)  # noqa: E731
+    label = lambda i: _slot_label(r, i, moment.stage == "verdict", line=line)  # noqa: E731
     title = TEXT("position" if walk is None else "position_tree")
     at = st.segmented_control(title, slots, format_func=label, default=default, key=f"position_{r.index}_{moment.stage}")
     at = default if at is None else at
     labels = _labels("p", "q", "min", "r") | {"axis": TEXT("axis")}
     revealed = moment.stage == "verdict" or at < moment.sealed  # no spoilers ahead of the seals
-    if at < len(r.drafted) and walk is not None:
-        _variants(r, walk[at], trial, revealed, labels)
+    if line is not None and at < len(line):
+        _variants(r, walk, line, at, moment, trial, revealed, labels)
     elif at < len(r.drafted):
         step = r.drafted[at]
         chart(st, candidate_figure(step.candidates, step.token, labels, residual=False))
@@ -254,13 +263,19 @@ def _position_details(r: Round, moment: Moment, trial: str = "residual") -> None
         st.caption(TEXT("from_residual" if r.next_kind == "corrected" else "from_p"))
 
 
-def _variants(r: Round, depth, trial: str, revealed: bool, labels: dict[str, str]) -> None:
-    """A tree's depth: its variants on the chart (with the residual each one tried faced), then one row each, in the
-    order tried."""
-    step = r.drafted[depth.depth - 1]
+def _variants(r: Round, walk: Walk, line: tuple[int, ...], at: int, moment: Moment, trial: str, revealed: bool,
+              labels: dict[str, str]) -> None:
+    """A tree's depth: the variants under the line's node above it, on the chart (with the residual each one tried
+    faced), then one row each, in the order tried. Before the verdict the line below the seals is the scribe's first
+    reading, so a depth there shows the variants under it, and the position's top of p and q only where the node
+    above is sealed (the recorded position lies on the path the master will take: showing it sooner would tell it)."""
+    depth = walk.under(line[at - 1] if at else -1)
+    known = moment.stage == "verdict" or at <= moment.sealed
+    candidates = r.drafted[at].candidates if known and at < len(r.drafted) else []
     faced = residuals_faced(r, depth, trial) if revealed else []
-    rows = variant_candidates(r, depth, step.candidates)
-    chart(st, candidate_figure(rows, step.token, labels | {"faced": TEXT("r_faced")}, residual=False, faced=faced))
+    rows = variant_candidates(r, depth, candidates)
+    token = r.tree[line[at]].token
+    chart(st, candidate_figure(rows, token, labels | {"faced": TEXT("r_faced")}, residual=False, faced=faced))
     st.dataframe(variant_rows(r, depth, trial, revealed), hide_index=True)
     st.caption(TEXT(f"variants_caption_{trial}" if revealed else "tree_not_yet"))
 
@@ -281,12 +296,13 @@ def _tree_new_token(r: Round, walk, trial: str, labels: dict[str, str]) -> None:
         st.caption(TEXT("tree_from_residual", depth=depth.depth, variants=variants_words(len(depth.tried(r.tree)))))
 
 
-def _slot_label(r: Round, i: int, judged: bool, tree: bool = False) -> str:
-    """A position's tab: drafted ones by number (in a tree, by depth), the new token as "new" (its piece only once
-    the master has judged the line); the piece escaped (tabs draw Markdown)."""
-    if i < len(r.drafted) and tree:
-        return TEXT("depth_slot", depth=i + 1, piece=display_piece(r.drafted[i].piece))
-    if i < len(r.drafted):
+def _slot_label(r: Round, i: int, judged: bool, line: tuple[int, ...] | None = None) -> str:
+    """A position's tab: drafted ones by number (in a tree, by depth, with the piece its line holds now: line, the
+    nodes), the new token as "new" (its piece only once the master has judged the line); the piece escaped (tabs
+    draw Markdown)."""
+    if line is not None and i < len(line):
+        return TEXT("depth_slot", depth=i + 1, piece=display_piece(r.tree[line[i]].piece))
+    if i < len(r.drafted) and line is None:
         return f"{i + 1} · {markdown_literal(display_piece(r.drafted[i].piece))}"
     return f"{TEXT('new_slot')} · {markdown_literal(display_piece(r.next_piece)) if judged else TEXT('unjudged')}"
 

@@ -12,17 +12,17 @@ from ui.scriptorium.moments import Moment, ended_in_draft
 from ui.scriptorium.numbers import probability_text
 from ui.scriptorium.sheet import display_piece
 from ui.scriptorium.texts import TEXT
-from ui.scriptorium.walk import Depth, descendants, variants_per_depth
+from ui.scriptorium.walk import Depth, Walk, descendants, variants_per_depth
 from ui.shared.i18n import language
 
 EMPTY = "—"  # a cell of a variant never tried, or not yet revealed
 
 
-def tree_story(r: Round, moment: Moment, walk: list[Depth], trial: str) -> str:
+def tree_story(r: Round, moment: Moment, walk: Walk, trial: str) -> str:
     """The step's story for a tree round: what was drafted, each depth's trials, where the walk ended."""
     number = r.index + 1
     if moment.stage == "draft":
-        return _draft_story(r, number)
+        return _draft_story(walk, number)
     if moment.stage == "seal":
         return _seal_story(r, walk[moment.sealed - 1], trial, number)
     if ended_in_draft(r, moment):
@@ -47,8 +47,8 @@ def tree_story(r: Round, moment: Moment, walk: list[Depth], trial: str) -> str:
     return TEXT("stage_tree_corrected_many", n=len(struck), pieces=pieces_words(r, struck), source=source, **words)
 
 
-def _draft_story(r: Round, number: int) -> str:
-    counts = variants_per_depth(r)
+def _draft_story(walk: Walk, number: int) -> str:
+    counts = variants_per_depth(walk)
     variants = variants_words(sum(counts))
     if len(counts) == 1:
         return TEXT("stage_draft_tree_one", round=number, variants=variants)
@@ -81,7 +81,7 @@ def _seal_story(r: Round, depth: Depth, trial: str, number: int) -> str:
     return story
 
 
-def _ended_story(r: Round, moment: Moment, walk: list[Depth], number: int) -> str:
+def _ended_story(r: Round, moment: Moment, walk: Walk, number: int) -> str:
     """The text ended at an end token sealed at depth `written`: nothing below it, nor his new token, is written."""
     at = moment.written
     end, gain = display_piece(r.drafted[at - 1].piece), TEXT("gain_one" if at == 1 else "gain_many", n=at)
