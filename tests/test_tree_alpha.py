@@ -19,7 +19,6 @@ from specdec_core.settings import DecodeSettings, SamplingConfig
 from ui.scriptorium.accepted import accepted_figure, depth_counts, judged_rounds, written_per_round
 from ui.scriptorium.accepted_texts import TEXT as ACCEPTED
 from ui.scriptorium.moments import moments, progress_at
-from ui.scriptorium.walk import tree_walk as page_walk
 
 PROMPT = "床前明月光，"
 
@@ -72,18 +71,11 @@ def test_summarize_counts_a_tree_s_alpha_as_the_stepper_does(tree):
     assert abs(sum(old) / len(old) - summary["alpha"]) > 1e-3
 
 
-def test_the_core_walk_is_the_page_s_walk(tree):
-    """The core reads the walk the pages tell (ui/scriptorium/walk.py), depth by depth."""
-    from specdec_core.algorithm.tree_walk import tree_walk
-
+def test_alpha_is_counted_on_the_first_variant_of_each_depth_the_walk_reached(tree):
+    """judged_steps, which summarize and the stepper count, are the first variants read straight from the nodes."""
     assert counts_first_variants(tree)
     for r in tree.rounds:
-        core, page = tree_walk(r), page_walk(r)
-        assert (core is None) == (page is None)
-        if core is not None:
-            assert [(d.depth, d.parent, d.variants, d.accepted) for d in core] == \
-                   [(d.depth, d.parent, d.variants, d.accepted) for d in page]
-            assert judged_steps(r) == [r.tree[i] for i in first_variants(r)]
+        assert judged_steps(r) == [r.tree[i] for i in first_variants(r)]
 
 
 def test_a_chain_s_summary_is_counted_as_before(tiny, tiny_prompt):

@@ -17,7 +17,7 @@ from ui.scriptorium.sheet import display_piece
 from ui.scriptorium.stepper import _story, probability_text
 from ui.scriptorium.texts import TEXT
 from ui.scriptorium.tree_view import EMPTY, variant_rows
-from ui.scriptorium.walk import tree_walk, trial_of
+from specdec_core.algorithm.tree_walk import tree_walk, trial_of
 
 PROMPT = "床前明月光，"
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
@@ -379,7 +379,7 @@ def test_the_broken_sibling_rule_is_told_as_testing_against_p(poetry):
 
 
 def test_every_way_of_trying_has_its_words():
-    from ui.scriptorium.walk import TRIALS
+    from specdec_core.algorithm.tree_walk import TRIALS
 
     for trial in TRIALS:
         assert TEXT(f"variants_caption_{trial}") and TEXT(worked.TREE_INTRO[trial])

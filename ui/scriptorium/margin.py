@@ -20,7 +20,7 @@ from specdec_core.settings import DecodeSettings
 from ui.scriptorium.margin_texts import TEXT
 from ui.scriptorium.moments import Moment, ended_in_draft
 from ui.scriptorium.sheet import display_piece, judged_depth, variant_text
-from ui.scriptorium.walk import Walk, tree_walk
+from specdec_core.algorithm.tree_walk import Walk, tree_walk
 from ui.shared.i18n import without_bidi
 from ui.shared.theme import INK, LIGHT_INK, PAPER, VERMILION
 

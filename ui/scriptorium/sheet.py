@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from specdec_core.algorithm.trace import Round, Trace
 from ui.scriptorium.margin_texts import TEXT as MARGIN_TEXT
 from ui.scriptorium.moments import Moment, ended_in_draft
-from ui.scriptorium.walk import NODE_STATES, Walk, tree_walk
+from specdec_core.algorithm.tree_walk import NODE_STATES, Walk, tree_walk
 from ui.shared.i18n import without_bidi
 from ui.shared.theme import INK, LIGHT_INK, PAPER, VERMILION
 

@@ -22,7 +22,7 @@ from ui.scriptorium.plots import cache_figure, candidate_figure
 from ui.scriptorium.sheet import display_piece, line_nodes, sheet_html
 from ui.scriptorium.texts import TEXT
 from ui.scriptorium.tree_view import residuals_faced, tree_story, variant_candidates, variant_rows, variants_words
-from ui.scriptorium.walk import Walk, tree_walk, trial_of
+from specdec_core.algorithm.tree_walk import Walk, tree_walk, trial_of
 from ui.shared.i18n import markdown_literal
 from ui.shared.texts import TEXT as COMMON
 from ui.shared.theme import chart

@@ -12,7 +12,7 @@ from ui.scriptorium.moments import Moment, ended_in_draft
 from ui.scriptorium.numbers import probability_text
 from ui.scriptorium.sheet import display_piece
 from ui.scriptorium.texts import TEXT
-from ui.scriptorium.walk import Depth, Walk, descendants, variants_per_depth
+from specdec_core.algorithm.tree_walk import Depth, Walk, descendants, variants_per_depth
 from ui.shared.i18n import language
 
 EMPTY = "—"  # a cell of a variant never tried, or not yet revealed

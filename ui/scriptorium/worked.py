@@ -11,7 +11,7 @@ from __future__ import annotations
 from specdec_core.algorithm.trace import Round
 from ui.scriptorium.sheet import display_piece
 from ui.scriptorium.texts import TEXT
-from ui.scriptorium.walk import Depth
+from specdec_core.algorithm.tree_walk import Depth
 
 RESIDUAL_SHOWN = 5  # candidates of the new token's distribution listed
 TREE_INTRO = {"residual": "worked_intro_tree", "p": "worked_intro_tree_p", "greedy": "worked_intro_tree_greedy"}
