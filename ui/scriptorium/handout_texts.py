@@ -38,9 +38,9 @@ TEXT = Texts(
             "en": "Pair {pair} · scribe {scribe} · tree {tree} · temperature {temperature:g} · top-p {top_p:g} · "
             "shaky hand {noise:g} · seed {seed} · at most {length} {units}",
         },
-        "h_v_unjudged": {"zh": "上方小字虛框：草稿樹的其他變體，還沒判", "en": "small, dashed, above: the tree's other variants, not yet judged"},
-        "h_v_struck": {"zh": "上方小字朱線：試過、退回的變體", "en": "small, struck, above: variants tried and rejected"},
-        "h_v_untried": {"zh": "上方小字點線：墨卿沒走到的變體", "en": "small, dotted, above: variants the master's walk never reached"},
+        "h_v_unjudged": {"zh": "上方小字虛框：草稿樹的其他異文，還沒判", "en": "small, dashed, above: the tree's other variants, not yet judged"},
+        "h_v_struck": {"zh": "上方小字朱線：試過、退回的異文", "en": "small, struck, above: variants tried and rejected"},
+        "h_v_untried": {"zh": "上方小字點線：墨卿沒走到的異文", "en": "small, dotted, above: variants the master's walk never reached"},
         # a tree run's counters: its alpha is the first variants' (tree_walk.judged_steps), named as the stepper names it
         "h_counters_tree": {
             "zh": "到這一步：已寫 {tokens} 個{unit}　墨卿看了 {glances} 眼　接受率 α（每層第一個異文）= {alpha}　每看一眼得 {per_glance} 個{unit}",

@@ -5,7 +5,7 @@ TEXT = Texts(
     {
         "t_title": {"zh": "第 {round} 輪：阿速的草稿樹", "en": "Round {round}: the scribe's tree"},
         "t_root": {"zh": "前文", "en": "context"},
-        "t_drafted": {"zh": "阿速的草稿樹：{nodes} 個變體，{depth} 層深。", "en": "The scribe's tree: {nodes} drafted, {depth} deep."},
+        "t_drafted": {"zh": "阿速的草稿樹：{nodes} 個異文，{depth} 層深。", "en": "The scribe's tree: {nodes} drafted, {depth} deep."},
         "t_not_yet": {"zh": "墨卿還沒看。", "en": "The master has not looked yet."},
         "t_down_to": {"zh": "墨卿判到第 {depth} 層。", "en": "The master has judged down to depth {depth}."},
         "t_counts": {
@@ -14,7 +14,7 @@ TEXT = Texts(
         },
         "t_counts_unjudged": {"zh": "　還沒判 {unjudged}", "en": " · not judged yet {unjudged}"},
         "t_corrected": {
-            "zh": "接在蓋印的路後面、第 {depth} 層的變體，他全部退回，親筆寫下「{good}」。",
+            "zh": "接在蓋印的路後面、第 {depth} 層的異文，他全部退回，親筆寫下「{good}」。",
             "en": "He rejected every variant that continues the sealed path at depth {depth} and wrote “{good}” himself.",
         },
         "t_bonus": {
@@ -31,7 +31,7 @@ TEXT = Texts(
             "en": "At temperature 0 the master accepts only the variant that is his own first choice and strikes the others.",
         },
         "t_folded": {
-            "zh": "樹太大，第 {depth} 層以下收起，以「+n」表示收起的變體數。",
+            "zh": "樹太大，第 {depth} 層以下收起，以「+n」表示收起的異文數。",
             "en": "The tree is large: below depth {depth} it is folded, “+n” counting the variants folded away.",
         },
         "t_unreadable": {
@@ -39,16 +39,16 @@ TEXT = Texts(
             "en": "This round's recorded tree does not agree with its outcome (a hand-edited file?), so it is not drawn.",
         },
         "t_margin": {
-            "zh": "紙上那一行上方的小字，就是這一輪的其他變體，標記與這裡相同。",
+            "zh": "紙上那一行上方的小字，就是這一輪的其他異文，標記與這裡相同。",
             "en": "The small characters above the line on the sheet are this round's other variants, marked as here.",
         },
-        "m_more": {"zh": "這一層還有 {n} 個變體，沒有寫在紙邊", "en": "{n} more variants at this depth, not written in the margin"},
+        "m_more": {"zh": "這一層還有 {n} 個異文，沒有寫在紙邊", "en": "{n} more variants at this depth, not written in the margin"},
         "l_sealed": {"zh": "朱印：墨卿接受的路", "en": "red seal: the path the master accepted"},
         "l_struck": {"zh": "朱線刪去：試過、退回", "en": "struck in red: tried and rejected"},
         "l_untried": {"zh": "點線淡字：墨卿沒走到", "en": "dotted, faint: the master's walk never reached it"},
         "l_unjudged": {"zh": "淡墨虛框：這一層還沒判", "en": "light, dashed: not judged yet at this depth"},
         "l_corrected": {"zh": "朱字：墨卿親筆改正", "en": "red: the master's correction"},
         "l_bonus": {"zh": "粗框：整條路通過後的加筆", "en": "bold box: the bonus after a full path"},
-        "l_more": {"zh": "+n：底下收起的變體數", "en": "+n: variants folded away beneath it"},
+        "l_more": {"zh": "+n：底下收起的異文數", "en": "+n: variants folded away beneath it"},
     }
 )

@@ -363,7 +363,7 @@ TEXT = Texts(
         },
         # The margin's marks, under the legend of a tree run's sheet (#35)
         "legend_margin": {
-            "zh": "一行上方的小字：阿速在同一層的其他變體　朱線刪去：試過、退回　點線淡字：墨卿沒走到　淡墨虛框：這一層還沒判",
+            "zh": "一行上方的小字：阿速在同一層的其他異文　朱線刪去：試過、退回　點線淡字：墨卿沒走到　淡墨虛框：這一層還沒判",
             "en": "small characters above the line: A-Su's other variants at that depth · struck in red: tried and struck · "
             "dotted, faint: never reached · light, dashed: not judged yet",
         },
