@@ -97,8 +97,9 @@ class DecodeSettings:
         rule_named(self.rule)
         tree_shape(self.tree)
         if self.siblings not in SIBLINGS:
-            raise SettingsError(f"a tree's siblings are drawn {' or '.join(map(repr, SIBLINGS))} (with or without replacement); "
-                                f"got {str(self.siblings)[:40]!r}", "siblings_unknown", value=str(self.siblings)[:40])
+            raise SettingsError(f"a tree's siblings are drawn {' or '.join(map(repr, SIBLINGS))} (with or without "
+                                f"replacement); got {str(self.siblings)[:40]!r}", "siblings_unknown",
+                                value=str(self.siblings)[:40])
 
     @property
     def shape(self) -> TreeShape:

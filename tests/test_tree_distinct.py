@@ -6,20 +6,22 @@ rule's q instead of q_i are caught (their exact law, enumerated here, is first s
 engine on the poetry pair: greedy trees write the master's greedy text, sampled trees hold no twins and record
 each node's q_i, and the setting, the trace and the command line carry the choice.
 """
-import itertools
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
 import torch
 
-from specdec_core.algorithm.round import _distinct_draws, tree_round
+from specdec_core.algorithm import round as round_module
+from specdec_core.algorithm.round import _distinct_draws
 from specdec_core.algorithm.rules import RULES
 from specdec_core.algorithm.sampling import sample
 from specdec_core.algorithm.stats import goodness_of_fit
 from specdec_core.algorithm.trace import Trace, TreeNode
 from specdec_core.algorithm.tree_verify import distinct_draft_probs, tree_verify
 from specdec_core.decoding.generate import plain_generate, speculative_generate
+from specdec_core.decoding.proof import run_proof
 from specdec_core.pairs.registry import load_pair
 from specdec_core.services.bench import twin_share, variants_by_order
 from specdec_core.services.cli import _parser
@@ -52,14 +54,17 @@ def siblings_under_root(tokens, siblings="distinct", seed=0, q=ROOT_Q):
     return tree_verify(p, q, torch.tensor([tokens]), torch.full((n,), -1), gen(seed), siblings=siblings)
 
 
+def q_i_of(q, tokens, parents) -> list[float]:
+    return distinct_draft_probs(torch.tensor([q]), torch.tensor([tokens]), torch.tensor(parents))[0].tolist()
+
+
 def test_q_i_is_q_renormalised_over_the_tokens_the_elder_siblings_left():
-    q = torch.tensor([[ROOT_Q, [0.0] * 3, [0.0] * 3, [0.0] * 3]])
-    assert distinct_draft_probs(q, torch.tensor([[0, 2, 1]]), torch.tensor([-1, -1, -1]))[0].tolist() == pytest.approx([0.5, 0.6, 1.0])
+    q = [ROOT_Q, [0.0] * 3, [0.0] * 3, [0.0] * 3]
+    assert q_i_of(q, [0, 2, 1], [-1, -1, -1]) == pytest.approx([0.5, 0.6, 1.0])
     # a repeated token could not have been drawn without replacement: q_i gives it nothing
-    assert distinct_draft_probs(q, torch.tensor([[0, 0, 1]]), torch.tensor([-1, -1, -1]))[0].tolist() == pytest.approx([0.5, 0.0, 0.4])
+    assert q_i_of(q, [0, 0, 1], [-1, -1, -1]) == pytest.approx([0.5, 0.0, 0.4])
     # siblings under different parents do not remove each other's tokens
-    q2 = torch.tensor([[ROOT_Q, ROOT_Q, [0.0] * 3, [0.0] * 3]])
-    assert distinct_draft_probs(q2, torch.tensor([[0, 0, 2]]), torch.tensor([-1, 0, 0]))[0].tolist() == pytest.approx([0.5, 0.5, 0.6])
+    assert q_i_of([ROOT_Q, ROOT_Q, [0.0] * 3, [0.0] * 3], [0, 0, 2], [-1, 0, 0]) == pytest.approx([0.5, 0.5, 0.6])
 
 
 def test_the_second_distinct_sibling_is_tested_with_q_i_against_the_residual():
@@ -67,7 +72,8 @@ def test_the_second_distinct_sibling_is_tested_with_q_i_against_the_residual():
     verdict = siblings_under_root([0, 2, 1], seed=seed)
     assert verdict.accepted.tolist() == [[False, True, False]] and verdict.tried.tolist() == [[True, True, False]]
     assert verdict.r_x[0, :2].tolist() == pytest.approx([0.1, 0.25])
-    assert verdict.q_i[0].tolist() == pytest.approx([0.5, 0.6, 1.0]) and verdict.q_x[0].tolist() == pytest.approx(ROOT_Q[:1] + [0.3, 0.2])
+    assert verdict.q_i[0].tolist() == pytest.approx([0.5, 0.6, 1.0])
+    assert verdict.q_x[0].tolist() == pytest.approx([0.5, 0.3, 0.2])  # q itself, as the chart shows it
     assert verdict.accept_prob[0, :2].tolist() == pytest.approx([0.2, 5 / 12])
 
 
@@ -129,7 +135,8 @@ def distinct_first_tokens(p_root, q_root, siblings: int, verified_as: str, seed:
     p_root, q_root = torch.tensor(p_root, dtype=torch.float64), torch.tensor(q_root, dtype=torch.float64)
     q_level = q_root.expand(TRIALS, 1, vocab)  # (B, F=1, V)
     tokens = _distinct_draws(sample(q_level, g), q_level, siblings, RULES["exact"], g)[:, 0]  # (B, m)
-    p = torch.cat([p_root.expand(TRIALS, 1, vocab), torch.full((TRIALS, siblings, vocab), 1 / vocab, dtype=torch.float64)], 1)
+    after = torch.full((TRIALS, siblings, vocab), 1 / vocab, dtype=torch.float64)  # only the bonus reads p there
+    p = torch.cat([p_root.expand(TRIALS, 1, vocab), after], 1)
     q = torch.cat([q_level, torch.zeros((TRIALS, siblings, vocab), dtype=torch.float64)], 1)
     verdict = tree_verify(p, q, tokens, torch.full((siblings,), -1), g, siblings=verified_as)
     first_node = verdict.path[:, 0].clamp(min=0)
@@ -269,14 +276,18 @@ def test_a_trace_written_before_distinct_siblings_loads_with_no_q_i(poetry):
     assert again.rounds and all(isinstance(n, TreeNode) and n.q_i is None for r in again.rounds for n in r.tree)
 
 
-def test_a_batch_of_rows_drafts_distinct_siblings_where_top_p_leaves_some_rows_short(poetry):
-    """Several rows at once (the proof's tree mode) share one tree's layout: where top-p leaves a row fewer tokens
-    than siblings asked, its extra siblings are placeholders (never accepted: tested on hand-built q above)."""
-    from specdec_core.decoding.proof import SampleStream
-
-    settings = DecodeSettings(sampling=SamplingConfig(temperature=1.0, top_p=0.6), tree="3-1", seed=5, siblings="distinct")
-    stream = SampleStream(poetry.target, poetry.draft("distilled"), poetry.encode_prompt(PROMPT), 2, settings, branching=(3, 1))
-    assert stream.draw(64).shape == (64, 2)
+@pytest.mark.parametrize("verified_as", ["distinct", "iid"])
+def test_many_rows_of_distinct_siblings_follow_p_and_verifying_them_with_q_is_caught(tiny, tiny_prompt, monkeypatch,
+                                                                                    verified_as):
+    """The proof's batched round on the tiny pair, three siblings a round, the first two tokens of 100,000 rows: rows
+    share one tree's layout, and at the second token top-p leaves some rows fewer tokens than the siblings asked
+    (their extras are placeholders). The negative control draws the same distinct siblings and verifies them with
+    the i.i.d. rule's q, through the round's own call (its bias at the first token, by exact_law: TV 0.014)."""
+    if verified_as == "iid":
+        monkeypatch.setattr(round_module, "tree_verify", lambda *args: tree_verify(*args[:-1], siblings="iid"))
+    settings = DecodeSettings(seed=2, sampling=SamplingConfig(temperature=0.8, top_p=0.9), siblings="distinct")
+    report = run_proof(tiny.target, tiny.draft("lm"), tiny_prompt, 100_000, 2, settings, batch_size=10_000, branching=(3,))
+    assert (report.fit.p_value > 0.001) if verified_as == "distinct" else (report.fit.p_value < 1e-6)
 
 
 def test_the_setting_is_validated_left_out_by_default_and_read_back():
@@ -295,3 +306,42 @@ def test_generate_and_bench_take_siblings_on_the_command_line(capsys):
     with pytest.raises(SystemExit):
         parser.parse_args(["generate", "--prompt", "x", "--siblings", "twins"])
     assert "invalid choice" in capsys.readouterr().err
+
+
+# The feature scribe drafts its trees through the same round: distinct siblings there too.
+@pytest.fixture(scope="module")
+def feature_run(tiny, tiny_prompt):
+    from tests.test_feature_scribe import SETTINGS, fresh_scribe, llama_master, llama_pair
+    from specdec_core.drafts.feature import FEATURE_SCRIBE, FeatureDraft
+
+    master = llama_master(tiny.vocab_size)
+    torch.manual_seed(5)
+    scribe = fresh_scribe(master, torch.arange(3, master.config.vocab_size)).eval()
+    with torch.no_grad():  # a scribe whose layer matters, as test_feature_scribe's
+        for param in scribe.layer.parameters():
+            if param.dim() == 2:
+                param.normal_(0, 0.3)
+    target = llama_pair(master, tiny).as_target()
+
+    def generate(settings):
+        draft = FeatureDraft(FEATURE_SCRIBE, scribe, master, tiny.vocab_size)
+        return speculative_generate(target, draft, tiny_prompt, settings)
+
+    return target, generate, replace(SETTINGS, max_new_tokens=30, stop_at_eos=False)
+
+
+def test_the_feature_scribes_distinct_siblings_have_no_twins_and_a_chain_shape_is_the_chain(feature_run):
+    target, generate, settings = feature_run
+    trace = generate(replace(settings, tree="3-2-1", siblings="distinct"))
+    for r in trace.rounds:
+        for parent in {n.parent for n in r.tree}:
+            siblings = [n.token for n in r.tree if n.parent == parent]
+            assert len(set(siblings)) == len(siblings)
+    assert sum(len(r.tree) for r in trace.rounds) > 20
+    assert generate(replace(settings, tree="1-1-1", siblings="distinct")).tokens == generate(settings).tokens
+
+
+def test_the_feature_scribes_greedy_distinct_tree_writes_the_masters_text(feature_run, tiny_prompt):
+    target, generate, settings = feature_run
+    greedy = replace(settings, sampling=SamplingConfig(temperature=0.0), tree="3-2-1", siblings="distinct")
+    assert generate(greedy).tokens == plain_generate(target, tiny_prompt, greedy).tokens

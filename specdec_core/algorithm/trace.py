@@ -70,7 +70,7 @@ class TreeNode:
 
     @property
     def q_drawn(self) -> float:
-        """The probability the draft drew the node with, which its test divides by: q_i(x), or q(x) for i.i.d. siblings."""
+        """The probability the draft drew the node with, which its test divided by: q_i(x), or q(x) for i.i.d. ones."""
         return self.q if self.q_i is None else self.q_i
 
 

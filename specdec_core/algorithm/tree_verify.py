@@ -177,9 +177,10 @@ def distinct_draft_probs(q: torch.Tensor, tokens: torch.Tensor, parents: torch.T
     parents = parents.to(device=q.device, dtype=torch.long).expand(batch, n)
     rows = torch.arange(batch, device=q.device)[:, None]
     q_x = q[rows, parents + 1, tokens].double()  # (B, N) q(x) at the parent
-    mass = q.sum(-1, dtype=torch.float64)[rows, parents + 1]  # (B, N) q's total there (1 up to round-off; 0 with no proposal)
+    mass = q.sum(-1, dtype=torch.float64)[rows, parents + 1]  # (B, N) q's total at the parent (0: no proposal)
     order = torch.arange(n, device=q.device)
-    elder = (parents[:, :, None] == parents[:, None, :]) & (order[None, None, :] < order[None, :, None])  # (B, N, N) [b, i, j]: j is an elder sibling of i
+    # (B, N, N) [b, i, j]: node j is an elder sibling of node i
+    elder = (parents[:, :, None] == parents[:, None, :]) & (order[None, None, :] < order[None, :, None])
     same = tokens[:, :, None] == tokens[:, None, :]  # (B, N, N)
     repeats = (elder & same).any(-1)  # (B, N) the token was drawn before under the same parent
     removed = (elder.double() * (q_x * ~repeats)[:, None, :]).sum(-1)  # (B, N) the q the distinct elder tokens held

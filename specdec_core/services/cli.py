@@ -108,8 +108,8 @@ def _record_args(commands) -> None:
 
 def _siblings(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--siblings", choices=SIBLINGS, default="iid",
-                        help="how a tree node's children are drawn from q: iid (with replacement, twins may occur) or distinct "
-                        "(without replacement, verified by recursive rejection sampling)")
+                        help="how a tree node's children are drawn from q: iid (with replacement, twins may occur) or "
+                        "distinct (without replacement, verified by recursive rejection sampling)")
 
 
 def _prompts_file(parser: argparse.ArgumentParser) -> None:
@@ -159,8 +159,8 @@ def _settings(args, **extra) -> DecodeSettings:
 
 def _generate(args) -> int:
     pair = load_pair(args.pair, args.device)
-    settings = _settings(args, max_new_tokens=args.max_new_tokens, noise=args.noise, adaptive_k=args.adaptive_k, tree=args.tree,
-                         siblings=args.siblings)
+    settings = _settings(args, max_new_tokens=args.max_new_tokens, noise=args.noise, adaptive_k=args.adaptive_k,
+                         tree=args.tree, siblings=args.siblings)
     ids = pair.encode_prompt(args.prompt, settings.max_new_tokens)
     if args.plain:
         trace = plain_generate(pair.as_target(), ids, settings)
@@ -207,7 +207,8 @@ def _proof(args) -> int:
     return 0
 
 
-SWEPT = ("k", "tree", "siblings", "variants_by_order", "twin_share", "tokens_per_target_forward", "speedup_vs_fastest_plain", "speedup_vs_traced_plain", "speedup_vs_plain", "speedup_forwards_only",
+SWEPT = ("k", "tree", "siblings", "variants_by_order", "twin_share",
+         "tokens_per_target_forward", "speedup_vs_fastest_plain", "speedup_vs_traced_plain", "speedup_vs_plain", "speedup_forwards_only",
          "predicted_speedup", "alpha", "c", "verify_cost")  # each k's row of a sweep
 
 
