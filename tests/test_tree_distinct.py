@@ -4,7 +4,8 @@ Forced outcomes on hand-built distributions, then the output law: at 120,000 tri
 (goodness of fit) for small p and q, a twin-heavy q among them, while distinct draws verified with the i.i.d.
 rule's q instead of q_i are caught (their exact law, enumerated here, is first shown to differ from p). Then the
 engine on the poetry pair: greedy trees write the master's greedy text, sampled trees hold no twins and record
-each node's q_i, and the setting, the trace and the command line carry the choice.
+each node's q_i; the proof's batched round on the tiny pair passes and catches the i.i.d. rule's q; the feature
+scribe drafts distinct siblings too; and the setting, the trace and the command line carry the choice.
 """
 import json
 from dataclasses import replace
