@@ -11,7 +11,7 @@ from typing import Callable
 import torch
 
 from specdec_core.algorithm.rules import rule_named
-from specdec_core.algorithm.tree_shape import TreeShape
+from specdec_core.algorithm.tree_shape import SIBLINGS, TreeShape
 
 MAX_K = 32
 MAX_SEED = 2**63 - 1  # what torch.Generator.manual_seed takes
@@ -80,6 +80,9 @@ class DecodeSettings:
     # A tree instead of a chain (settings.tree_shape): "3-2-1-1", b_d children drawn i.i.d. from q under
     # every node at depth d, or "dynamic-W-B", grown where the draft is confident. "" drafts a chain of k.
     tree: str = ""
+    # How a tree node's children are drawn from q: "iid" (with replacement: twins may occur) or "distinct" (without
+    # replacement, verified by recursive rejection sampling, Jeon et al. 2024). A chain has one child a node: no effect.
+    siblings: str = "iid"
 
     def __post_init__(self):
         if not 1 <= self.k <= MAX_K:  # the target alone is plain_generate, not k = 0
@@ -93,6 +96,10 @@ class DecodeSettings:
                                 "max_new_tokens", value=self.max_new_tokens, limit=MAX_TOKENS)
         rule_named(self.rule)
         tree_shape(self.tree)
+        if self.siblings not in SIBLINGS:
+            raise SettingsError(f"a tree's siblings are drawn {' or '.join(map(repr, SIBLINGS))} (with or without "
+                                f"replacement); got {str(self.siblings)[:40]!r}", "siblings_unknown",
+                                value=str(self.siblings)[:40])
 
     @property
     def shape(self) -> TreeShape:
@@ -113,10 +120,13 @@ class DecodeSettings:
                                 error=str(error)) from None
 
     def as_dict(self) -> dict:
-        """Plain data; a chain's leaves out `tree`, so chain runs, recordings and share links read as before trees."""
+        """Plain data; a chain's leaves out `tree`, and i.i.d. siblings leave out `siblings`, so chain runs, recordings
+        and share links read as before trees, and tree runs as before distinct siblings."""
         values = {**asdict(self), "sampling": asdict(self.sampling)}
         if not self.tree:
             del values["tree"]
+        if self.siblings == "iid":
+            del values["siblings"]
         return values
 
 

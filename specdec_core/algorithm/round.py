@@ -208,7 +208,8 @@ def tree_round(target: TreeVerifier, drafter: TreeDrafter, contexts: torch.Tenso
     """
     rule, greedy = rule_named(settings.rule), settings.sampling.greedy
     started, draft_cache = clock.now(), [drafter.cache_len]
-    # 1. draft: depth by depth, each node's children drawn i.i.d. from q there, one draft forward a depth
+    # 1. draft: depth by depth, each node's children drawn from q there (i.i.d., or distinct: without replacement),
+    # one draft forward a depth
     tokens, parents, q_pieces, q_scored_pieces = _draft_tree(drafter, contexts, shape, settings, rule, generator)
     draft_s, target_cache = clock.now() - started, [target.cache_len]
     draft_cache.append(drafter.cache_len)
@@ -217,9 +218,11 @@ def tree_round(target: TreeVerifier, drafter: TreeDrafter, contexts: torch.Tenso
     target_s = clock.now() - started - draft_s
     target_cache.append(target.cache_len)
     q, q_scored = _padded(q_pieces, p), _padded(q_scored_pieces, p)  # (B, N+1, V): leaves have no children
-    # 3. walk down the tree: each node's siblings tested against the residual the rejected ones left;
-    # 4. the correction from the last residual, or the bonus after an accepted leaf
-    verdict = tree_verify(p, q_scored, tokens, torch.tensor(parents, dtype=torch.long), generator, rule, greedy)
+    # 3. walk down the tree: each node's siblings tested against the residual the rejected ones left
+    # (distinct siblings: each with the q_i it was drawn from); 4. the correction from the last residual, or
+    # the bonus after an accepted leaf
+    verdict = tree_verify(p, q_scored, tokens, torch.tensor(parents, dtype=torch.long), generator, rule, greedy,
+                          settings.siblings)
     # 5. keep the path: both caches gather the accepted nodes into place after the context
     target.keep_path(verdict.path, verdict.n_accepted)
     drafter.keep_path(verdict.path, verdict.n_accepted)
@@ -244,6 +247,8 @@ def _draft_tree(drafter: TreeDrafter, contexts: torch.Tensor, shape: TreeShape, 
         drawn, q, q_scored = _draw_children(logits.to(contexts.device), max(counts), settings, rule, generator)
         # no proposal: the children are placeholders scored q = 0, never accepted, and the residual stays p
         q, q_scored = (q * valid.to(q.device)[..., None], q_scored * valid.to(q.device)[..., None])
+        if settings.siblings == "distinct" and not settings.sampling.greedy:  # no more distinct children than q has
+            counts = [min(count, most) for count, most in zip(counts, (q > 0).sum(-1).max(0).values.tolist())]
         sampled_from.append(q)
         scored.append(q_scored)
         kept = [(f, j) for f in range(len(frontier)) for j in range(counts[f])]  # each node's first counts[f] draws
@@ -265,7 +270,8 @@ def _padded(rows: list[torch.Tensor], like: torch.Tensor) -> torch.Tensor:
 def _draw_children(logits: torch.Tensor, children: int, settings, rule: Rule, generator: torch.Generator):
     """b children (B, F, b) under each of F nodes, and q there (B, F, V) as sampled and as scored.
 
-    Sampling: the children are i.i.d. draws from q, as tree_verify's theorem requires (duplicates allowed).
+    Sampling, "iid" siblings: i.i.d. draws from q, as SpecInfer's theorem requires (duplicates allowed).
+    "distinct": the first as i.i.d., then one after another without replacement (_distinct_draws).
     Greedy (temperature 0): no draw decides anything, and q is one-hot, so the children are the draft's
     top b distinct tokens; tree_verify's greedy walk keeps the longest path of the target's argmax.
     """
@@ -276,7 +282,23 @@ def _draw_children(logits: torch.Tensor, children: int, settings, rule: Rule, ge
         return first.reshape(batch, width, 1), q, q_scored
     if settings.sampling.greedy:
         return logits.topk(children, dim=-1).indices, q, q_scored
+    if settings.siblings == "distinct":
+        return _distinct_draws(first.reshape(batch, width), q, children, rule, generator), q, q_scored
     if rule.draft_greedy:  # a broken rule's scribe writes its argmax every time
         return first.reshape(batch, width, 1).expand(batch, width, children), q, q_scored
     more = sample(q[:, :, None].expand(batch, width, children - 1, vocab), generator)  # (B, F, b-1)
     return torch.cat([first.reshape(batch, width, 1), more], dim=-1), q, q_scored
+
+
+def _distinct_draws(first: torch.Tensor, q: torch.Tensor, children: int, rule: Rule,
+                    generator: torch.Generator) -> torch.Tensor:
+    """b children (B, F, b) drawn without replacement: after the first (B, F), child i from q (B, F, V) less the
+    tokens drawn before it, renormalised (sample() scales its uniform to the mass left), as tree_verify's recursive
+    rejection sampling requires. Where a row's q holds fewer than b tokens, the children past them are placeholders
+    that q_i gives no mass, so the walk never accepts them (one row's tree, B = 1, is cut to the tokens q has).
+    A broken rule's greedy scribe writes q's top b instead."""
+    drawn, left = [first], q
+    for _ in range(children - 1):
+        left = left.scatter(-1, drawn[-1][..., None], 0.0)  # (B, F, V) q less the tokens drawn so far
+        drawn.append(left.argmax(-1) if rule.draft_greedy else sample(left, generator))
+    return torch.stack(drawn, dim=-1)

@@ -57,13 +57,22 @@ class TreeNode:
     token: int
     piece: str
     parent: int  # the node it hangs under, -1 under the context
-    q: float  # q(x) at its parent: the draft drew it i.i.d. from there
+    q: float  # q(x) at its parent, the distribution the draft drew its children from
     p: float  # p(x) at its parent
     r: float  # r(x) when tried: the residual its elder siblings left (p(x) for the first)
-    accept_prob: float  # min(1, r(x)/q(x)) when tried, else 0
+    accept_prob: float  # min(1, r(x)/q_drawn) when tried, else 0
     u: float
     tried: bool
     accepted: bool
+    # Distinct siblings (settings "siblings": "distinct"): q_i(x), the chance the draft drew x after its elder
+    # siblings, without replacement: q(x) renormalised over the tokens they left. None for i.i.d. siblings, drawn
+    # from q itself (and in traces written before distinct siblings).
+    q_i: float | None = None
+
+    @property
+    def q_drawn(self) -> float:
+        """The probability the draft drew the node with, which its test divided by: q_i(x), or q(x) for i.i.d. ones."""
+        return self.q if self.q_i is None else self.q_i
 
 
 @dataclass

@@ -16,7 +16,7 @@ MAX_PIECE_CHARS = 256  # longer than any vocabulary's token; a longer one is a h
 MAX_K = 64
 NEXT_KINDS = ("corrected", "bonus", "plain")
 MODES = ("speculative", "plain")
-PROBABILITIES = {"p", "q", "r", "accept_prob", "u"}
+PROBABILITIES = {"p", "q", "r", "accept_prob", "u", "q_i"}
 TIMINGS = {"draft_s", "target_s", "other_s", "prefill_s", "wall_s"}
 TOKENS = {"token", "next_token"}
 TOKEN_LISTS = {"prompt_tokens", "tokens", "target_cache", "draft_cache"}
@@ -50,7 +50,7 @@ def _check_record(record, where: str, found: list[str], hints_of: dict) -> None:
 
 def _check_value(name: str, value, path: str, found: list[str]) -> None:
     bad = None
-    if name in PROBABILITIES and not 0.0 <= value <= 1.0:
+    if name in PROBABILITIES and value is not None and not 0.0 <= value <= 1.0:
         bad = "a probability between 0 and 1"
     elif name in TIMINGS and value < 0:
         bad = "a time of at least 0 s"

@@ -1,16 +1,21 @@
 """How a round's drafted tree grows: a static branching per depth, or EAGLE-2's growth where the draft is confident.
 
-Whatever the shape, a node's children are drawn i.i.d. from q at that node, and how many it gets is
-decided before they are drawn, from what is already known (the path's confidence, the nodes drawn so
-far): given that count, they are the i.i.d. siblings whose verification tree_verify proves exact. EAGLE-2
-(Li et al. 2024, arXiv 2406.16858) grows its tree the same way, expanding the frontier nodes of highest
-confidence (the product of the draft's probabilities along the path); it then also prunes the drafted
-nodes by their own confidence before verifying, which would choose children by their own draws, so no
-longer i.i.d. from q: that step is left out here, and every drawn node is verified.
+Whatever the shape, a node's children are drawn from q at that node, i.i.d. or without replacement (SIBLINGS),
+and how many it gets is decided before they are drawn, from what is already known (the path's confidence,
+the nodes drawn so far, and for distinct siblings how many tokens q holds): given that count, they are the
+siblings whose verification tree_verify proves exact. EAGLE-2 (Li et al. 2024, arXiv 2406.16858) grows its
+tree the same way, expanding the frontier nodes of highest confidence (the product of the draft's
+probabilities along the path); it then also prunes the drafted nodes by their own confidence before
+verifying, which would choose children by their own draws, so no longer as drawn from q: that step is left
+out here, and every drawn node is verified.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+# How a node's children are drawn from q: "iid", with replacement (SpecInfer), or "distinct", without
+# (Recursive Speculative Decoding): DecodeSettings.siblings, and what tree_verify needs to know of the draws.
+SIBLINGS = ("iid", "distinct")
 
 
 @dataclass(frozen=True)

@@ -186,7 +186,7 @@ def _tree_round(target: Target, models, context: list[int], shape: TreeShape, in
         target_s=result.target_s,
         other_s=max(clock.now() - started - result.draft_s - result.target_s, 0.0),
         stopped_at_eos=settings.stop_at_eos and target.eos_token_id in new,
-        tree=_tree_nodes(target, result),
+        tree=_tree_nodes(target, result, settings.siblings == "distinct"),
     )
 
 
@@ -201,14 +201,15 @@ def _tree_steps_shown(result: TreeRoundResult) -> list[int]:
 
 
 def _tree_steps(target: Target, result: TreeRoundResult, nodes: list[int], top_n: int) -> list[DraftStep]:
-    """The shown nodes as the sheet's drafted steps: p, q, the try's min(1, r/q) and u, and the top of p and q."""
+    """The shown nodes as the sheet's drafted steps: p, the q it was drawn with (distinct siblings: q_i), the try's
+    min(1, r/q) and u, and the top of p and q."""
     if not nodes:
         return []
     verdict, at_parent = result.verdict, [result.parents[node] + 1 for node in nodes]
     tokens = [int(result.tokens[0, node]) for node in nodes]
     tables = _candidates(result.p[0, at_parent], result.q[0, at_parent], None, top_n, target.piece, must=tokens)
     return [
-        DraftStep(token, target.piece(token), float(verdict.q_x[0, node]), float(verdict.p_x[0, node]),
+        DraftStep(token, target.piece(token), float(verdict.q_i[0, node]), float(verdict.p_x[0, node]),
                   float(verdict.accept_prob[0, node]), float(verdict.uniforms[0, node]), bool(verdict.accepted[0, node]),
                   table)
         for node, token, table in zip(nodes, tokens, tables)
@@ -224,13 +225,15 @@ def _tree_next_table(target: Target, result: TreeRoundResult, top_n: int) -> lis
                        target.piece, must=[next_token])[0]
 
 
-def _tree_nodes(target: Target, result: TreeRoundResult) -> list[TreeNode]:
+def _tree_nodes(target: Target, result: TreeRoundResult, distinct: bool) -> list[TreeNode]:
+    """Every node as the walk met it; distinct siblings also with the q_i(x) they were drawn and tested with."""
     verdict = result.verdict
-    columns = [verdict.q_x, verdict.p_x, verdict.r_x, verdict.accept_prob, verdict.uniforms]
-    q_x, p_x, r_x, accept_prob, u = (column[0].tolist() for column in columns)
+    columns = [verdict.q_x, verdict.p_x, verdict.r_x, verdict.accept_prob, verdict.uniforms, verdict.q_i]
+    q_x, p_x, r_x, accept_prob, u, q_i = (column[0].tolist() for column in columns)
     tried, accepted = verdict.tried[0].tolist(), verdict.accepted[0].tolist()
     return [
-        TreeNode(token, target.piece(token), parent, q_x[i], p_x[i], r_x[i], accept_prob[i], u[i], tried[i], accepted[i])
+        TreeNode(token, target.piece(token), parent, q_x[i], p_x[i], r_x[i], accept_prob[i], u[i], tried[i], accepted[i],
+                 q_i[i] if distinct else None)
         for i, (token, parent) in enumerate(zip(result.tokens[0].tolist(), result.parents))
     ]
 

@@ -102,6 +102,7 @@ def _report(pair, draft_name, settings, results) -> dict:
         "scribe": draft_name,
         "k": max((r.k for t in spec for r in t.rounds), default=0) if settings.tree else settings.k,  # a tree's deepest
         "tree": settings.tree,  # "" for a chain
+        "siblings": settings.siblings,  # how a tree node's children were drawn: "iid" or "distinct"
         "temperature": settings.sampling.temperature,
         "top_p": settings.sampling.top_p,
         "tokens": settings.max_new_tokens,
@@ -133,11 +134,51 @@ def _report(pair, draft_name, settings, results) -> dict:
         "draft_forwards_per_round": drafted / max(len(rounds), 1),
         "nodes_per_round": sum(nodes_drafted(r) for r in rounds) / max(len(rounds), 1),
         "most_nodes": max((nodes_drafted(r) for r in rounds), default=0),
+        # a tree's variants by drawing order at their node: how often the master tried the 1st, 2nd, ... and the share
+        # sealed when tried; and the share of variants that repeat an elder sibling's token (struck surely after it)
+        "variants_by_order": variants_by_order(rounds),
+        "twin_share": twin_share(rounds),
         "overhead_fraction": sum(r.other_s for t in spec for r in t.rounds) / loop,
         "plain_forward_ms": plain_forward * 1000,
         "time_split": split,
         "speedup_forwards_only": forwards_only_speedup(split),
     }
+
+
+def variants_by_order(rounds: list[Round]) -> list[dict]:
+    """Per drawing order under a node (1st variant, 2nd, ...): how many the walk tried, how many it sealed, and the
+    share sealed when tried. Empty for chains."""
+    counts: dict[int, list[int]] = {}
+    for r in rounds:
+        for order, i in _sibling_indices(r):
+            node = r.tree[i]
+            if node.tried:
+                tried_sealed = counts.setdefault(order, [0, 0])
+                tried_sealed[0] += 1
+                tried_sealed[1] += node.accepted
+    return [{"order": order, "tried": tried, "sealed": sealed, "sealed_share": sealed / tried}
+            for order, (tried, sealed) in sorted(counts.items())]
+
+
+def twin_share(rounds: list[Round]) -> float | None:
+    """The share of a tree's variants past the first at their node whose token an elder sibling already holds;
+    None without such variants (chains, trees of branching 1)."""
+    later = [(r, i) for r in rounds for order, i in _sibling_indices(r) if order > 1]
+    if not later:
+        return None
+    twins = sum(any(r.tree[j].token == r.tree[i].token for j in range(i) if r.tree[j].parent == r.tree[i].parent)
+                for r, i in later)
+    return twins / len(later)
+
+
+def _sibling_indices(r: Round) -> list[tuple[int, int]]:
+    """(drawing order under its parent, from 1; node index) of each node of a tree round."""
+    seen: dict[int, int] = {}
+    orders = []
+    for i, node in enumerate(r.tree):
+        seen[node.parent] = seen.get(node.parent, 0) + 1
+        orders.append((seen[node.parent], i))
+    return orders
 
 
 def nodes_drafted(r: Round) -> int:

@@ -10,6 +10,7 @@ from dataclasses import replace
 from transformers.utils import logging as hf_logging
 
 from specdec_core.algorithm.rules import RULES
+from specdec_core.algorithm.tree_shape import SIBLINGS
 from specdec_core.algorithm.trace import Trace, between_prompt_and_text, segments, summarize
 from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.decoding.proof_run import PROOF_TREES, tree_branching
@@ -52,6 +53,7 @@ def _generate_args(commands) -> None:
     gen.add_argument("--adaptive-k", action="store_true")
     gen.add_argument("--noise", type=number(0.0, 1.0), default=0.0)
     gen.add_argument("--tree", default="", help="draft a tree instead of a chain: children per depth, e.g. 3-2-1-1")
+    _siblings(gen)
     gen.set_defaults(command=_generate)
 
 
@@ -64,6 +66,7 @@ def _proof_args(commands) -> None:
     proof.add_argument("--rule", choices=list(RULES), default="exact", help="a tree's rule (tree-no-residual) needs --tree")
     proof.add_argument("--tree", choices=PROOF_TREES, default=None,
                        help="the scribe drafts this static tree of variants each round (children per depth), not a chain of k")
+    _siblings(proof)
     proof.add_argument("--plain", action="store_true", help="sample the target alone (the control)")
     proof.add_argument("--as-page", action="store_true", help="the proof page's work: both streams in turn, tested after every batch; prints the time")
     proof.set_defaults(command=_proof)
@@ -78,6 +81,7 @@ def _bench_args(commands) -> None:
     bench.add_argument("--sweep-k", type=whole_list(1, MAX_K), default=None, help="comma-separated k values: bench each, report the best")
     bench.add_argument("--tree", type=tree_shapes, default=None,
                        help="draft trees instead of chains: children per depth, e.g. 3-2-1-1; comma-separated shapes: bench each, report the best")
+    _siblings(bench)
     _prompts_file(bench)
     bench.set_defaults(command=_bench)
 
@@ -100,6 +104,12 @@ def _record_args(commands) -> None:
     record = commands.add_parser("record", help="record the proof page's and the speed lab's default runs for a pair (assets/recorded/)")
     record.add_argument("--pair", default="poetry")
     record.set_defaults(command=_record)
+
+
+def _siblings(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--siblings", choices=SIBLINGS, default="iid",
+                        help="how a tree node's children are drawn from q: iid (with replacement, twins may occur) or "
+                        "distinct (without replacement, verified by recursive rejection sampling)")
 
 
 def _prompts_file(parser: argparse.ArgumentParser) -> None:
@@ -149,7 +159,8 @@ def _settings(args, **extra) -> DecodeSettings:
 
 def _generate(args) -> int:
     pair = load_pair(args.pair, args.device)
-    settings = _settings(args, max_new_tokens=args.max_new_tokens, noise=args.noise, adaptive_k=args.adaptive_k, tree=args.tree)
+    settings = _settings(args, max_new_tokens=args.max_new_tokens, noise=args.noise, adaptive_k=args.adaptive_k,
+                         tree=args.tree, siblings=args.siblings)
     ids = pair.encode_prompt(args.prompt, settings.max_new_tokens)
     if args.plain:
         trace = plain_generate(pair.as_target(), ids, settings)
@@ -175,7 +186,7 @@ def _proof(args) -> int:
     from specdec_core.decoding.proof import run_proof
 
     pair = load_pair(args.pair, args.device)
-    settings = _settings(args, rule=args.rule)
+    settings = _settings(args, rule=args.rule, siblings=args.siblings)
     prompt = pair.example_prompts[0] if args.prompt is None else args.prompt  # an empty one is refused, not replaced
     if RULES[args.rule].tree_only and not args.tree:  # on a chain it is the exact rule: a proof of it would prove nothing
         raise ValueError(f"the rule {args.rule} differs from exact only on a tree: add --tree, e.g. --tree 2-2")
@@ -196,7 +207,8 @@ def _proof(args) -> int:
     return 0
 
 
-SWEPT = ("k", "tree", "tokens_per_target_forward", "speedup_vs_fastest_plain", "speedup_vs_traced_plain", "speedup_vs_plain", "speedup_forwards_only",
+SWEPT = ("k", "tree", "siblings", "variants_by_order", "twin_share",
+         "tokens_per_target_forward", "speedup_vs_fastest_plain", "speedup_vs_traced_plain", "speedup_vs_plain", "speedup_forwards_only",
          "predicted_speedup", "alpha", "c", "verify_cost")  # each k's row of a sweep
 
 
@@ -205,7 +217,7 @@ def _bench(args) -> int:
 
     prompts = _prompts(args)
     pair = load_pair(args.pair, args.device)
-    base = _settings(args, max_new_tokens=args.tokens)
+    base = _settings(args, max_new_tokens=args.tokens, siblings=args.siblings)
     if args.tree:   # a tree's depth stands for k
         variants = [replace(base, tree=shape) for shape in args.tree]
     else:
