@@ -426,3 +426,28 @@ def test_before_the_verdict_the_tabs_and_tables_follow_the_scribes_first_reading
     app.session_state["moment"] = verdict  # negative control: once judged, the tab names the variant sealed
     app.run()
     assert not app.exception and tabs()[d - 1] == display_piece(r.tree[chosen].piece)
+
+
+def test_variants_drawn_without_replacement_show_the_q_i_they_were_drawn_and_tested_with(poetry):
+    """A distinct run's later variant faced min(1, r/q_i): its row shows q_i beside q, and the test's own name."""
+    settings = DecodeSettings(sampling=SamplingConfig(temperature=1.0), max_new_tokens=24, tree="2-2-1", seed=3,
+                              siblings="distinct")
+    trace = speculative_generate(poetry.as_target(), poetry.draft("distilled"), poetry.encode_prompt(PROMPT), settings)
+    checked = 0
+    for r in trace.rounds:
+        walk = tree_walk(r)
+        for depth in walk or []:
+            rows = variant_rows(r, depth, "residual", revealed=True)
+            assert [row["q_i(x)"] for row in rows] == [probability_text(r.tree[i].q_i) for i in depth.variants]
+            for row, i in zip(rows, depth.variants):
+                node = r.tree[i]
+                if node.tried and node.q_i > 0:
+                    assert row["min(1, r/q_i)"] == probability_text(min(1.0, node.r / node.q_i))
+                    checked += node.q_i != pytest.approx(node.q)  # a later variant: q_i is not q
+            worked_rows = worked.tree_rows(r, walk, "residual")
+            assert all("q_i(x)" in row and "min(1, r/q_i)" in row for row in worked_rows)
+    assert checked > 0
+    iid = tree_run(poetry, 1.0)  # control: i.i.d. variants were drawn with q itself, and their rows say so
+    for r in iid.rounds:
+        for depth in tree_walk(r) or []:
+            assert all("q_i(x)" not in row and "min(1, r/q)" in row for row in variant_rows(r, depth, "residual", True))

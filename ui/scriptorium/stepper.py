@@ -21,7 +21,7 @@ from ui.scriptorium.numbers import probability_text, ratio_text  # noqa: F401  (
 from ui.scriptorium.plots import cache_figure, candidate_figure
 from ui.scriptorium.sheet import display_piece, line_nodes, sheet_html
 from ui.scriptorium.texts import TEXT
-from ui.scriptorium.tree_view import residuals_faced, tree_story, variant_candidates, variant_rows, variants_words
+from ui.scriptorium.tree_view import drawn_without_replacement, residuals_faced, tree_story, variant_candidates, variant_rows, variants_words
 from specdec_core.algorithm.tree_walk import Walk, tree_walk, trial_of
 from ui.shared.i18n import markdown_literal
 from ui.shared.texts import TEXT as COMMON
@@ -278,6 +278,8 @@ def _variants(r: Round, walk: Walk, line: tuple[int, ...], at: int, moment: Mome
     chart(st, candidate_figure(rows, token, labels | {"faced": TEXT("r_faced")}, residual=False, faced=faced))
     st.dataframe(variant_rows(r, depth, trial, revealed), hide_index=True)
     st.caption(TEXT(f"variants_caption_{trial}" if revealed else "tree_not_yet"))
+    if revealed and trial == "residual" and drawn_without_replacement(r, depth):
+        st.caption(TEXT("variants_caption_distinct"))
 
 
 def _tree_new_token(r: Round, walk, trial: str, labels: dict[str, str]) -> None:

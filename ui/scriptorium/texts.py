@@ -367,5 +367,12 @@ TEXT = Texts(
             "en": "small characters above the line: A-Su's other variants at that depth · struck in red: tried and struck · "
             "dotted, faint: never reached · light, dashed: not judged yet",
         },
+        "variants_caption_distinct": {
+            "zh": "這一輪的異文是不放回地抽的：第 i 個從 q 去掉前面已抽出的字、再正規化的 q_i 抽出，所以它對著 min(1, r/q_i) 試，"
+            "退回後殘差是 r ← max(0, r − q_i) 再正規化（遞迴推測解碼，arXiv 2402.14160）。",
+            "en": "This round's variants were drawn without replacement: the i-th from q_i, q without the tokens drawn before it, "
+            "normalised, so it faces min(1, r/q_i), and a rejection leaves r ← max(0, r − q_i), normalised (recursive "
+            "speculative decoding, arXiv 2402.14160).",
+        },
     }
 )

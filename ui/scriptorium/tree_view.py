@@ -109,7 +109,7 @@ def _sentence_gap() -> str:
 def variant_rows(r: Round, depth: Depth, trial: str, revealed: bool) -> list[dict]:
     """A row per variant at this depth, in the order tried: its p and q; once the master's walk there is shown, the r,
     min(1, r/q), u and verdict of each one he tried ("—" for those never tried). Greedy: p, q and the verdict only."""
-    rows = []
+    rows, distinct = [], drawn_without_replacement(r, depth)
     for order, i in enumerate(depth.variants, start=1):
         node = r.tree[i]
         shown = revealed and node.tried
@@ -119,13 +119,21 @@ def variant_rows(r: Round, depth: Depth, trial: str, revealed: bool) -> list[dic
             "p(x)": probability_text(node.p),
             "q(x)": probability_text(node.q),
         }
+        if distinct:
+            row["q_i(x)"] = probability_text(node.q_drawn)
         if trial != "greedy":
             row["r(x)"] = probability_text(node.r) if shown else EMPTY
-            row["min(1, r/q)"] = probability_text(node.accept_prob) if shown else EMPTY
+            row["min(1, r/q_i)" if distinct else "min(1, r/q)"] = probability_text(node.accept_prob) if shown else EMPTY
             row["u"] = f"{node.u:.3f}" if shown else EMPTY
         row[TEXT.plain("t_verdict")] = _verdict(node.accepted, trial) if shown else EMPTY
         rows.append(row)
     return rows
+
+
+def drawn_without_replacement(r: Round, depth: Depth) -> bool:
+    """Whether this depth's variants were drawn without replacement (settings siblings "distinct"): each then was
+    drawn, and tested, with q_i, q without its elders' tokens, which its row shows beside q."""
+    return any(r.tree[i].q_i is not None for i in depth.variants)
 
 
 def _verdict(accepted: bool, trial: str) -> str:

@@ -48,10 +48,13 @@ def tree_rows(r: Round, walk: list[Depth], trial: str, written: int | None = Non
                 "q(x)": round(node.q, 4),
                 "p(x)": round(node.p, 4),
             }
+            if node.q_i is not None:  # drawn without replacement: drawn, and tested, with q_i
+                row["q_i(x)"] = round(node.q_i, 4)
             if trial == "greedy":
                 row[TEXT.plain("w_verdict")] = TEXT.plain("t_first_choice" if node.accepted else "t_not_first_choice")
             else:
-                row |= {"r(x)": round(node.r, 4), "min(1, r/q)": round(node.accept_prob, 4), "u": round(node.u, 4)}
+                test = "min(1, r/q)" if node.q_i is None else "min(1, r/q_i)"
+                row |= {"r(x)": round(node.r, 4), test: round(node.accept_prob, 4), "u": round(node.u, 4)}
                 row[TEXT.plain("w_verdict")] = TEXT.plain("w_tree_sealed" if node.accepted else "w_tree_struck")
             rows.append(row)
     return rows

@@ -106,6 +106,10 @@ TEXT = Texts(
             "zh": "抄寫員「{scribe}」只會寫一行草稿：草稿樹要由以精簡前向計算的模型抄寫員來寫",
             "en": "the scribe {scribe} drafts chains only: a tree needs a model scribe on the lean forward",
         },
+        "error_siblings_unknown": {
+            "zh": "草稿樹的異文只能「iid」（放回地抽）或「distinct」（不放回地抽）；收到的是 {value}",
+            "en": "a tree's variants are drawn \"iid\" (with replacement) or \"distinct\" (without); got {value}",
+        },
         "error_token_outside_vocabulary": {
             "zh": "開頭裡有詞元編號 {token}，但詞彙表的編號只到 {last}",
             "en": "the prompt holds token id {token}, but the vocabulary's ids end at {last}",
