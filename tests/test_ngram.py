@@ -36,3 +36,22 @@ def test_small_ids_and_counts_are_stored_in_two_bytes_and_large_counts_in_more(t
     model.arrays["counts_2"][0] = -1                                     # never a count: refused, not wrapped
     with pytest.raises(ValueError, match="never negative"):
         model.save(tmp_path / "negative.safetensors")
+
+
+def test_a_batch_scores_each_row_as_alone_and_says_which_rows_have_no_proposal():
+    """Stateless scribes score each distinct row once in a batch: repeated and distinct rows, and rows
+    without a proposal (prompt lookup finds no earlier occurrence), give what each row gives alone."""
+    from specdec_core.drafts.ngram import NgramDraft
+    from specdec_core.drafts.prompt_lookup import PromptLookupDraft
+
+    rows = torch.tensor([[1, 2, 3, 1], [4, 5, 6, 7], [1, 2, 3, 1], [2, 3, 1, 2], [4, 5, 6, 7]])
+    ngram = NgramDraft(NgramModel.fit([[1, 2, 3, 1, 2, 4, 5, 6, 7, 2, 1]], order=3, vocab_size=8))
+    lookup = PromptLookupDraft(vocab_size=8)
+    for scribe in (ngram, lookup):
+        scores, valid = scribe.batch_next_logits(rows)
+        for i, row in enumerate(rows.tolist()):
+            alone = scribe.next_logits(row)
+            assert bool(valid[i]) == (alone is not None)
+            if alone is not None:
+                assert torch.equal(scores[i], alone)
+    assert lookup.batch_next_logits(rows)[1].tolist() == [True, False, True, True, False]

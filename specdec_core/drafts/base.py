@@ -49,7 +49,14 @@ class Stateless:
         pass
 
     def batch_next_logits(self, sequences: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        rows = [self.next_logits(row) for row in sequences.tolist()]
-        valid = torch.tensor([row is not None for row in rows])
+        """Each distinct row scored once: the proof's thousands of rows share one prompt and differ only in
+        a few drafted tokens, and a stateless scribe's scores depend on the tokens alone."""
+        rows = [tuple(row) for row in sequences.tolist()]
+        distinct = list(dict.fromkeys(rows))
+        scores = [self.next_logits(list(row)) for row in distinct]
+        valid = torch.tensor([score is not None for score in scores])
         filler = torch.zeros(self.vocab_size)
-        return torch.stack([filler if row is None else row for row in rows]), valid
+        table = torch.stack([filler if score is None else score for score in scores])  # (distinct rows, V)
+        index = {row: i for i, row in enumerate(distinct)}
+        which = torch.tensor([index[row] for row in rows])
+        return table[which], valid[which]
