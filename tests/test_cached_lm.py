@@ -39,3 +39,21 @@ def test_rolling_back_past_the_end_changes_nothing(tiny):
     lm.logits(SEQUENCE[:5])
     lm.rollback(9)
     assert lm.cache_len == 5 and lm.cache.get_seq_length() == 5
+
+
+@pytest.mark.parametrize("rows", [
+    [[5, 6, 7, 8], [5, 6, 7, 9], [5, 6, 7, 8], [5, 6, 2, 3]],   # a shared prompt, repeated and distinct tails
+    [[5, 6, 7], [5, 6, 7]],                                       # every row the same: one token still fed
+    [[4, 6, 7], [5, 6, 7]],                                       # nothing shared
+    [[3], [9], [3]],                                              # one position
+])
+def test_a_drafts_batch_reads_each_row_as_a_plain_forward_does(tiny, rows):
+    """The proof's draft reads each distinct row once after the prefix all rows share: the scores it gives each
+    row are those of a forward over that whole row alone, in the rows' own order."""
+    draft = tiny.draft("lm")
+    sequences = torch.tensor(rows)
+    scores, valid = draft.batch_next_logits(sequences)
+    alone = last_logits(draft.model, sequences)[:, -1, : draft.vocab_size]
+    assert valid.all() and scores.shape == alone.shape
+    torch.testing.assert_close(scores, alone, rtol=1e-4, atol=1e-4)
+    assert not torch.allclose(scores[0], scores[-1]) or rows[0] == rows[-1]   # rows are not all given one answer

@@ -7,7 +7,7 @@ from typing import Callable
 import torch
 from transformers import PreTrainedModel
 
-from specdec_core.runtimes.cached_lm import last_logits
+from specdec_core.runtimes.cached_lm import SharedPrefix
 from specdec_core.runtimes.int8_linear import int8_copy
 from specdec_core.runtimes.lean_llama import LeanLlamaLM, cached_lm_for
 
@@ -20,6 +20,7 @@ class LMDraft:
         self.model = model
         self.vocab_size = vocab_size
         self.lm = cached_lm_for(model)     # a lean forward for a CPU Llama (lean_llama.py)
+        self.shared: SharedPrefix | None = None   # the proof's prompt, read once for all its batches
 
     @property
     def cache_len(self) -> int:
@@ -60,9 +61,22 @@ class LMDraft:
         """The model transformers' assisted generation can take as its draft (the bench compares)."""
         return self.model
 
+    @torch.inference_mode()
     def batch_next_logits(self, sequences: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        logits = self.over_vocab(last_logits(self.model, sequences)[:, -1])
+        """The proof's rows share their prompt and often their first tokens: each distinct row is read once,
+        after the prefix all of them share, which is read once and kept while the rows keep it."""
+        distinct, row_of = torch.unique(sequences, dim=0, return_inverse=True)   # (U, L), (B,)
+        shared = self._shared_prefix(distinct)
+        logits = self.over_vocab(shared.logits(distinct[:, shared.length :])[:, -1])[row_of.to(self.model.device)]
         return logits, torch.ones(len(sequences), dtype=torch.bool, device=logits.device)
+
+    def _shared_prefix(self, rows: torch.Tensor) -> SharedPrefix:
+        """The cache of the longest prefix every row begins with, leaving each row at least one token to feed."""
+        same = (rows == rows[:1]).all(dim=0).long().cumprod(dim=0)                  # (L,) 1 while all rows agree
+        prefix = rows[0, : min(int(same.sum()), rows.shape[1] - 1)].tolist()
+        if self.shared is None or self.shared.tokens != prefix:
+            self.shared = SharedPrefix(self.model, prefix)
+        return self.shared
 
 
 def quantised_master(target: PreTrainedModel, vocab_size: int) -> Callable[[], LMDraft]:

@@ -72,7 +72,7 @@ class SharedPrefix:
 
     @torch.inference_mode()
     def __init__(self, model: PreTrainedModel, prefix: list[int]):
-        self.model, self.length = model, len(prefix)
+        self.model, self.length, self.tokens = model, len(prefix), list(prefix)
         self.cache = DynamicCache(config=model.config)
         if prefix:
             ids = torch.tensor([prefix], device=model.device)
