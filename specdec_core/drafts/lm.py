@@ -63,11 +63,10 @@ class LMDraft:
 
     @torch.inference_mode()
     def batch_next_logits(self, sequences: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """The proof's rows share their prompt and often their first tokens: each distinct row is read once,
-        after the prefix all of them share, which is read once and kept while the rows keep it."""
-        distinct, row_of = torch.unique(sequences, dim=0, return_inverse=True)   # (U, L), (B,)
-        shared = self._shared_prefix(distinct)
-        logits = self.over_vocab(shared.logits(distinct[:, shared.length :])[:, -1])[row_of.to(self.model.device)]
+        """The proof's rows share their prompt and often their first tokens: the prefix all of them share is
+        read once and kept while the rows keep it, and each distinct row's rest is read once (SharedPrefix)."""
+        shared = self._shared_prefix(sequences)
+        logits = self.over_vocab(shared.logits(sequences[:, shared.length :])[:, -1])
         return logits, torch.ones(len(sequences), dtype=torch.bool, device=logits.device)
 
     def _shared_prefix(self, rows: torch.Tensor) -> SharedPrefix:

@@ -80,11 +80,12 @@ class SharedPrefix:
 
     @torch.inference_mode()
     def logits(self, suffixes: torch.Tensor, n_last: int = 1) -> torch.Tensor:
-        """Logits (B, n_last, V) after the last n_last positions of prefix + each row of suffixes (B, L)."""
-        suffixes = suffixes.to(self.model.device)
+        """Logits (B, n_last, V) after the last n_last positions of prefix + each row of suffixes (B, L). Each
+        distinct row is read once: the proof's rows often repeat their few drafted tokens."""
+        distinct, row_of = torch.unique(suffixes.to(self.model.device), dim=0, return_inverse=True)  # (U, L), (B,)
         if self.length == 0:
-            return last_logits(self.model, suffixes, n_last)
+            return last_logits(self.model, distinct, n_last)[row_of]
         cache = copy.deepcopy(self.cache)
-        cache.batch_repeat_interleave(len(suffixes))
-        mask = torch.ones((len(suffixes), self.length + suffixes.shape[1]), dtype=torch.long, device=suffixes.device)
-        return self.model(input_ids=suffixes, attention_mask=mask, cache=cache, use_cache=True, logits_to_keep=n_last).logits
+        cache.batch_repeat_interleave(len(distinct))
+        mask = torch.ones((len(distinct), self.length + distinct.shape[1]), dtype=torch.long, device=distinct.device)
+        return self.model(input_ids=distinct, attention_mask=mask, cache=cache, use_cache=True, logits_to_keep=n_last).logits[row_of]
