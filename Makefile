@@ -9,8 +9,9 @@ READY := $(VENV)/.requirements-installed
 app: $(READY)
 	$(BIN)/python serve.py
 
+# One worker per core, each test file kept whole in one worker (its models and app server load once).
 test: $(READY)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 # The training commands (python -m training.<pair>) also need what requirements-training.txt pins.
 training-env: $(READY)

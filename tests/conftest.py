@@ -6,6 +6,16 @@ import pytest
 from specdec_core.pairs.registry import load_pair
 
 
+def pytest_configure(config):
+    """Under pytest-xdist (make test) the workers share the cores: each worker's torch takes its share of
+    threads, as torch's threads oversubscribed on a busy machine slow every forward many times over."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if workers > 1:
+        import torch
+
+        torch.set_num_threads(max(1, (os.cpu_count() or 1) // workers))
+
+
 @pytest.fixture(scope="session")
 def tiny():
     return load_pair("tiny", device="cpu")
