@@ -166,8 +166,8 @@ def train(run: Run, master: PreTrainedModel, vocab_ids: torch.Tensor, data: list
         saved = torch.load(run.ckpt)
         scribe.load_state_dict(saved["scribe"])
         optimiser.load_state_dict(saved["optimiser"])
-        step, total_steps, best = saved["step"], saved["total_steps"], saved.get("best")
-        log(f"{run.name}: resumed at step {step}/{total_steps}")
+        step, best = saved["step"], saved.get("best")
+        log(f"{run.name}: resumed at step {step}/{total_steps} (the schedule saved had {saved['total_steps']})")
     spread = torch.cat([f[:64].float() for _, f, _ in data[:200]]).std().item()
     log(f"{run.name}: {len(data)} training sequences ({sum(len(t) for t, _, _ in data)} positions), "
         f"{len(held)} held back; state std {spread:.3f}")

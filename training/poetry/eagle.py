@@ -23,7 +23,7 @@ from training.poetry.paths import CKPT
 TOP = 2                  # index of the normed top state among the shard's saved states
 SHARD_HELD, HELD_AT = 16, 14   # shards 14, 30, 46, …: poems of every length held back
 PROMPT_LEN = 2           # <s> and the first character
-RUN = Run(name="eagle", ckpt=CKPT / "eagle.pt", out_dir=FEATURE_DIR, total_steps=1500, batch=32, about={})
+RUN = Run(name="eagle", ckpt=CKPT / "eagle.pt", out_dir=FEATURE_DIR, total_steps=600, batch=32, about={})
 
 
 def head_tokens(vocab_size: int) -> torch.Tensor:

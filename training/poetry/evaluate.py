@@ -197,7 +197,7 @@ def dir_mib(name: str) -> float:
 
 
 def assets_bytes() -> int:
-    """The pair's files in bytes (its 60 MB limit is in decimal megabytes; the model card gives MiB)."""
+    """The pair's files in bytes (its test's bound is in decimal megabytes; the model card gives MiB)."""
     return sum(f.stat().st_size for f in ASSETS.rglob("*") if f.is_file())
 
 
