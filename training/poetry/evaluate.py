@@ -8,7 +8,8 @@
   position i reads the master's state at i - 1, so it has none after ``<s>`` alone (an app prompt
   always has a character) and its row counts positions 1 onward. Its alpha is also measured at the
   1st, 2nd and 3rd drafted step ("eagle_alpha_by_step"): step s reads its own guesses for s - 1
-  positions, as it does in a round, over positions s onward, the text's tokens in the drafted slots.
+  positions, as it does in a round, the text's tokens in the drafted slots; all steps over the same
+  positions (3 onward).
 * form: of the lines each transformer writes after a validation verse's first line, the share as long
   as that line (five or seven characters; training/poetry/form.py).
 * ms/token: single-token forward with a DynamicCache, batch 1, float32, 1 thread (batch-1 decode
@@ -135,20 +136,29 @@ def eagle_logits_on(scribe, master, chunks) -> list[list[torch.Tensor]]:
     return out
 
 
-def eagle_alpha(master, scribe, chunks, batch: int = 32) -> dict:
-    """alpha of the eagle rung at each drafted step, on the same text as alpha_table (summed a batch at a time)."""
+def eagle_alpha(master, scribe, chunks, batch: int = 32) -> tuple[dict, dict]:
+    """alpha of the eagle rung on the same text as alpha_table, summed a batch at a time: its ladder row (the
+    1st drafted step, positions 1 onward), and by drafted step on the same positions for every step (STEPS
+    onward: a poem's first characters are its least predictable, so unequal positions would mislead)."""
     sums = {}
+
+    def add(key: str, p_s: torch.Tensor, q_s: torch.Tensor) -> None:
+        row = sums.setdefault(key, {**{f"T={t}": 0.0 for t in TEMPERATURES}, "positions": 0})
+        for t in TEMPERATURES:
+            row[f"T={t}"] += alpha(p_s, q_s, t).sum().item()
+        row["positions"] += len(p_s)
+
     for i in range(0, len(chunks), batch):
         group = chunks[i:i + batch]
         p = logits_on(master, group, batch)                             # per chunk (T_i, V)
-        for s, q in enumerate(eagle_logits_on(scribe, master, group), start=1):
-            p_s, q_s = torch.cat([p_i[s:] for p_i in p]), torch.cat(q)
-            row = sums.setdefault(f"step {s}", {**{f"T={t}": 0.0 for t in TEMPERATURES}, "positions": 0})
-            for t in TEMPERATURES:
-                row[f"T={t}"] += alpha(p_s, q_s, t).sum().item()
-            row["positions"] += len(p_s)
-    return {step: {**{k: v / row["positions"] for k, v in row.items() if k != "positions"}, "positions": row["positions"]}
-            for step, row in sums.items()}
+        by_step = eagle_logits_on(scribe, master, group)                # step s: per chunk positions s onward
+        add("rung", torch.cat([p_i[1:] for p_i in p]), torch.cat(by_step[0]))
+        for s, q in enumerate(by_step, start=1):
+            last = len(by_step)
+            add(f"step {s}", torch.cat([p_i[last:] for p_i in p]), torch.cat([q_i[last - s:] for q_i in q]))
+    means = {key: {**{k: v / row["positions"] for k, v in row.items() if k != "positions"}, "positions": row["positions"]}
+             for key, row in sums.items()}
+    return means.pop("rung"), means
 
 
 def expected_speedup(a: float, c: float, k: int) -> float:
@@ -208,10 +218,10 @@ def ladder_alpha(master, rungs: dict, val_chunks, seed: int, eagle=None) -> dict
     texts = {"alpha_val": val_chunks, "alpha_master_samples": gen_chunks}
     tables = {name: alpha_table(master, rungs, chunks) if rungs else {} for name, chunks in texts.items()}
     if eagle is not None:
-        by_step = {name: eagle_alpha(master, eagle, chunks) for name, chunks in texts.items()}
+        measured = {name: eagle_alpha(master, eagle, chunks) for name, chunks in texts.items()}
         for name, table in tables.items():
-            table[FEATURE_SCRIBE] = {**by_step[name]["step 1"]}
-        tables["eagle_alpha_by_step"] = by_step
+            table[FEATURE_SCRIBE] = measured[name][0]
+        tables["eagle_alpha_by_step"] = {name: by_step for name, (_, by_step) in measured.items()}
     return tables
 
 
