@@ -172,7 +172,7 @@ def train(run: Run, master: PreTrainedModel, vocab_ids: torch.Tensor, data: list
     log(f"{run.name}: {len(data)} training sequences ({sum(len(t) for t, _, _ in data)} positions), "
         f"{len(held)} held back; state std {spread:.3f}")
     schedule = lambda i: min(1.0, (i + 1) / WARMUP) * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(i / total_steps, 1.0))))
-    started, last_save = time.time(), time.time()
+    started, last_save, measured_at = time.time(), time.time(), None
     generator = torch.Generator().manual_seed(step)
     while step < total_steps and (minutes is None or time.time() - started < minutes * 60):
         order = torch.randperm(len(data), generator=generator)[: run.batch].tolist()
@@ -190,8 +190,9 @@ def train(run: Run, master: PreTrainedModel, vocab_ids: torch.Tensor, data: list
             log(f"{run.name} step {step}: loss {loss.item():.4f}, top-1 agreement by step {[round(a, 3) for a in agree]}")
         if time.time() - last_save > SAVE_EVERY_S or step == total_steps:
             best = _checkpoint(run, scribe, optimiser, step, total_steps, best, master, held, spread, log)
-            last_save = time.time()
-    best = _checkpoint(run, scribe, optimiser, step, total_steps, best, master, held, spread, log)
+            last_save, measured_at = time.time(), step
+    if measured_at != step:           # stopped by the clock, or resumed at its end: measure and save where it is
+        best = _checkpoint(run, scribe, optimiser, step, total_steps, best, master, held, spread, log)
     scribe.load_state_dict(best["scribe"])
     log(f"{run.name}: the best held-back α was at step {best['step']}: {best['report']}")
     save_scribe(scribe, run.out_dir, {"hidden_size": master.config.hidden_size, "reads": "normed top state",
