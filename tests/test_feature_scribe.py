@@ -18,8 +18,8 @@ from specdec_core.runtimes.feature_scribe import Int8Linear, load_scribe, master
 from specdec_core.runtimes.lean_llama import LeanLlamaLM, cached_lm_for
 from specdec_core.settings import DecodeSettings, SamplingConfig
 from tests.test_shared_embedding_draft import llama_master, llama_pair
-from training.smollm2 import eagle_train
-from training.smollm2.eagle_train import fresh_scribe, step_mask, unrolled
+from training.eagle import train as eagle_train
+from training.eagle.train import fresh_scribe, step_mask, unrolled
 
 SEQUENCE = [1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 4, 5, 13, 14, 15, 3]
 SETTINGS = DecodeSettings(k=3, sampling=SamplingConfig(temperature=0.8), seed=1)

@@ -18,14 +18,24 @@ first drafted token; the rule is exact for any q, so the proof's verdict holds f
 """
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
 import torch
 from transformers import PreTrainedModel
 
 from specdec_core.drafts.subset_lm import over_vocab
 from specdec_core.runtimes.lean_llama import tree_depths, tree_mask
-from specdec_core.runtimes.feature_scribe import FeatureScribe, FeatureScribeLM, master_states, scribe_forward
+from specdec_core.runtimes.feature_scribe import FeatureScribe, FeatureScribeLM, load_scribe, master_states, scribe_forward
 
 FEATURE_SCRIBE = "eagle"     # the rung's name: it drafts as EAGLE does
+
+
+def feature_rung(target: PreTrainedModel, directory: Path, vocab_size: int):
+    """A pair's eagle rung: the weights in `directory` read on first use, then shared by every run (each
+    run its own cache). The pair offers it on CPU only, where the master's lean forward keeps its states."""
+    scribe = functools.cache(lambda: load_scribe(target, directory))
+    return lambda: FeatureDraft(FEATURE_SCRIBE, scribe(), target, vocab_size)
 
 
 def reads_master_notes(scribe: str) -> bool:

@@ -8,6 +8,7 @@ import torch
 from transformers import AutoTokenizer
 
 from specdec_core.drafts import LMDraft, NgramDraft, NgramModel
+from specdec_core.drafts.feature import FEATURE_SCRIBE, feature_rung
 from specdec_core.drafts.lm import QUANTISED, quantised_master
 from specdec_core.pairs.pair import ModelPair, PairError, check_same_vocabulary
 from specdec_core.runtimes.shipped_model import load_causal_lm
@@ -17,9 +18,11 @@ POETRY_DIR = Path(__file__).resolve().parents[2] / "assets" / "models" / "poetry
 # on the target's own samples, metrics.json "alpha_master_samples" (a test checks the order; the
 # model card assets/models/README.md has the values). Measured, not assumed: the order of the
 # unigram and trigram has flipped once already, when the target was retrained.
-LADDER = ("mismatched", "unigram", "trigram", "bigram", "tiny", "distilled", "int8-master")
+# The eagle rung drafts from the master's lean forward, so it is offered on CPU only, as int8-master is.
+LADDER = ("mismatched", "unigram", "trigram", "bigram", "tiny", "distilled", "eagle", "int8-master")
 MODEL_RUNGS = ("tiny", "distilled")  # transformers in their own directories; the rest are counts in ngram/
 DEFAULT_SCRIBE = "int8-master"
+FEATURE_DIR = POETRY_DIR / "eagle"   # the feature scribe: one layer over the master's top state
 EXAMPLE_PROMPTS = ["床前明月光，", "春眠不覺曉，", "白日依山盡，", "國破山河在，"]
 
 
@@ -44,6 +47,8 @@ def load_poetry_pair(device: torch.device):
             scribes[name] = _count_scribe(name, POETRY_DIR / "ngram" / f"{name}.safetensors")
         elif name == QUANTISED and device.type == "cpu":        # the int8 kernel is a CPU one
             scribes[name] = quantised_master(target, vocab_size)
+        elif name == FEATURE_SCRIBE and device.type == "cpu" and (FEATURE_DIR / "model.safetensors").exists():
+            scribes[name] = feature_rung(target, FEATURE_DIR, vocab_size)   # it reads the master's lean forward (CPU)
     default = DEFAULT_SCRIBE if DEFAULT_SCRIBE in scribes else list(scribes)[-1]
     return ModelPair("poetry", target, tokenizer, scribes, default, EXAMPLE_PROMPTS)
 

