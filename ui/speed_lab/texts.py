@@ -288,11 +288,13 @@ TEXT = Texts(
             "en": "Here no round's draft got past the 1st {unit}: α = {first:.2f}.",
         },
         "position_lesson": {
-            "zh": "讀墨卿心中筆意打草稿的抄寫員（EAGLE，Li 等人 2024）在第 1 個{unit}最有把握：到了後面的{unit}，他讀的是自己的猜測，"
-            "不再是墨卿的筆意，接受率便往下掉。EAGLE-3（Li 等人 2025，arXiv 2503.01840）讓抄寫員在訓練時就讀自己的猜測，把後面的接受率拉上來。",
-            "en": "A scribe who drafts from the master's notes, the features in his mind (EAGLE, Li et al. 2024), is surest at the "
-            "1st {unit}: at later ones he reads his own guesses rather than the master's notes, and acceptance drops. EAGLE-3 "
-            "(Li et al. 2025, arXiv 2503.01840) trains the scribe on his own guesses to lift those.",
+            "zh": "讀墨卿筆記打草稿的抄寫員（EAGLE，Li 等人 2024）只有第 1 個{unit}讀的是墨卿真正的筆記；之後的{unit}他讀的是自己猜的筆意，"
+            "EAGLE 論文的接受率就在這裡往下掉。EAGLE-3（Li 等人 2025，arXiv 2503.01840）在訓練時就讓抄寫員讀自己的猜測，把後面的接受率拉上來；"
+            "本 App 讀墨卿筆記的阿速也是這樣訓練的（連猜三步）。上圖是這次的結果。",
+            "en": "A scribe who drafts from the master's notes (EAGLE, Li et al. 2024) reads the master's true notes only for the "
+            "1st {unit}; at later ones he reads his own guesses, and that is where EAGLE's acceptance drops. EAGLE-3 (Li et al. "
+            "2025, arXiv 2503.01840) trains the scribe on his own guesses to lift those; this app's scribe who reads the master's "
+            "notes is trained so (three guesses in a row). The bars above are this run's.",
         },
         "sweep_header": {"zh": "掃一遍：k × 溫度", "en": "A sweep: k × temperature"},
         "sweep_intro": {
