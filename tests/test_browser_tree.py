@@ -13,6 +13,7 @@ pytestmark = [
     pytest.mark.timeout(600),
 ]
 pytest.importorskip("playwright", reason="playwright is in requirements.txt; run `make test` to install it")
+from playwright.sync_api import expect  # noqa: E402  (after the skip: only the browser tests need playwright)
 
 # The poetry pair's distilled scribe (α about 0.5) at T = 1.0: variants are struck often, so the margin has marks
 TREE_RUN = dict(pair="poetry", scribe="distilled", shape="2-2-1", temperature="1.0", max_new="24", seed="3")
@@ -48,7 +49,7 @@ def test_a_tree_run_steps_through_with_its_margin_and_its_tree(server):
     seen = {"struck": 0, "diagram": 0}
 
     def look(page):
-        assert page.locator(".sheet").first.is_visible()
+        expect(page.locator(".sheet").first).to_be_visible(timeout=30_000)  # a busy machine may draw it late
         seen["struck"] = max(seen["struck"], page.locator(".sheet .variant.v-struck").count())
         seen["diagram"] += page.locator(".tree-diagram img").count() > 0
 
