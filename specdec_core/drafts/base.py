@@ -51,12 +51,8 @@ class Stateless:
     def batch_next_logits(self, sequences: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Each distinct row scored once: the proof's thousands of rows share one prompt and differ only in
         a few drafted tokens, and a stateless scribe's scores depend on the tokens alone."""
-        rows = [tuple(row) for row in sequences.tolist()]
-        distinct = list(dict.fromkeys(rows))
-        scores = [self.next_logits(list(row)) for row in distinct]
+        distinct, row_of = torch.unique(sequences, dim=0, return_inverse=True)   # (U, L), (B,)
+        scores = [self.next_logits(row) for row in distinct.tolist()]
         valid = torch.tensor([score is not None for score in scores])
         filler = torch.zeros(self.vocab_size)
-        table = torch.stack([filler if score is None else score for score in scores])  # (distinct rows, V)
-        index = {row: i for i, row in enumerate(distinct)}
-        which = torch.tensor([index[row] for row in rows])
-        return table[which], valid[which]
+        return torch.stack([filler if score is None else score for score in scores])[row_of], valid[row_of]
