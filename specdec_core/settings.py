@@ -77,7 +77,7 @@ class DecodeSettings:
     rule: str = "exact"
     stop_at_eos: bool = True
     top_n: int = 8  # candidates recorded per position for the bar charts
-    # A tree instead of a chain (settings.tree_shape): "3-2-1-1", b_d children drawn i.i.d. from q under
+    # A tree instead of a chain (settings.tree_shape): "3-2-1-1", b_d children drawn from q (see siblings) under
     # every node at depth d, or "dynamic-W-B", grown where the draft is confident. "" drafts a chain of k.
     tree: str = ""
     # How a tree node's children are drawn from q: "iid" (with replacement: twins may occur) or "distinct" (without

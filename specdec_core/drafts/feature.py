@@ -26,14 +26,17 @@ from transformers import PreTrainedModel
 
 from specdec_core.drafts.subset_lm import over_vocab
 from specdec_core.runtimes.lean_llama import tree_depths, tree_mask
-from specdec_core.runtimes.feature_scribe import FeatureScribe, FeatureScribeLM, load_scribe, master_states, scribe_forward
+from specdec_core.runtimes.feature_scribe import WEIGHTS, FeatureScribe, FeatureScribeLM, load_scribe, master_states, scribe_forward
 
 FEATURE_SCRIBE = "eagle"     # the rung's name: it drafts as EAGLE does
 
 
-def feature_rung(target: PreTrainedModel, directory: Path, vocab_size: int):
+def feature_rung(target: PreTrainedModel, directory: Path, vocab_size: int, device: torch.device):
     """A pair's eagle rung: the weights in `directory` read on first use, then shared by every run (each
-    run its own cache). The pair offers it on CPU only, where the master's lean forward keeps its states."""
+    run its own cache). None off CPU, where the master runs no lean forward to keep its states, or without
+    its files."""
+    if device.type != "cpu" or not (directory / WEIGHTS).exists():
+        return None
     scribe = functools.cache(lambda: load_scribe(target, directory))
     return lambda: FeatureDraft(FEATURE_SCRIBE, scribe(), target, vocab_size)
 

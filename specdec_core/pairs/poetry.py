@@ -18,7 +18,6 @@ POETRY_DIR = Path(__file__).resolve().parents[2] / "assets" / "models" / "poetry
 # on the target's own samples, metrics.json "alpha_master_samples" (a test checks the order; the
 # model card assets/models/README.md has the values). Measured, not assumed: the order of the
 # unigram and trigram has flipped once already, when the target was retrained.
-# The eagle rung drafts from the master's lean forward, so it is offered on CPU only, as int8-master is.
 LADDER = ("mismatched", "unigram", "trigram", "bigram", "tiny", "distilled", "eagle", "int8-master")
 MODEL_RUNGS = ("tiny", "distilled")  # transformers in their own directories; the rest are counts in ngram/
 DEFAULT_SCRIBE = "int8-master"
@@ -47,8 +46,8 @@ def load_poetry_pair(device: torch.device):
             scribes[name] = _count_scribe(name, POETRY_DIR / "ngram" / f"{name}.safetensors")
         elif name == QUANTISED and device.type == "cpu":        # the int8 kernel is a CPU one
             scribes[name] = quantised_master(target, vocab_size)
-        elif name == FEATURE_SCRIBE and device.type == "cpu" and (FEATURE_DIR / "model.safetensors").exists():
-            scribes[name] = feature_rung(target, FEATURE_DIR, vocab_size)   # it reads the master's lean forward (CPU)
+        elif name == FEATURE_SCRIBE and (rung := feature_rung(target, FEATURE_DIR, vocab_size, device)):
+            scribes[name] = rung
     default = DEFAULT_SCRIBE if DEFAULT_SCRIBE in scribes else list(scribes)[-1]
     return ModelPair("poetry", target, tokenizer, scribes, default, EXAMPLE_PROMPTS)
 

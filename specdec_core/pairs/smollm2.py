@@ -94,9 +94,9 @@ def load_smollm2_pair(device: torch.device, root: Path | None = None):
     tokenizer = AutoTokenizer.from_pretrained(directory)
     target = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32, use_safetensors=True)
     scribes = smollm2_drafts(target, len(tokenizer))
-    if device.type == "cpu":  # both read the master on a CPU: its lean forward's states, its int8 kernel
-        if (FEATURE_DIR / WEIGHTS).exists():
-            scribes[FEATURE_SCRIBE] = feature_rung(target, FEATURE_DIR, len(tokenizer))
+    if rung := feature_rung(target, FEATURE_DIR, len(tokenizer), device):
+        scribes[FEATURE_SCRIBE] = rung
+    if device.type == "cpu":  # the int8 kernel is a CPU one
         scribes[QUANTISED] = quantised_master(target, len(tokenizer))   # the top rung, as on the poetry pair
     default = FEATURE_SCRIBE if FEATURE_SCRIBE in scribes else list(scribes)[-1]
     return ModelPair(

@@ -154,13 +154,13 @@ def _with_pair_defaults(args: argparse.Namespace) -> argparse.Namespace:
 
 def _settings(args, **extra) -> DecodeSettings:
     sampling = SamplingConfig(temperature=args.temperature, top_k=args.top_k, top_p=args.top_p)
-    return DecodeSettings(k=args.k, sampling=sampling, seed=args.seed, **extra)
+    return DecodeSettings(k=args.k, sampling=sampling, seed=args.seed, siblings=args.siblings, **extra)
 
 
 def _generate(args) -> int:
     pair = load_pair(args.pair, args.device)
     settings = _settings(args, max_new_tokens=args.max_new_tokens, noise=args.noise, adaptive_k=args.adaptive_k,
-                         tree=args.tree, siblings=args.siblings)
+                         tree=args.tree)
     ids = pair.encode_prompt(args.prompt, settings.max_new_tokens)
     if args.plain:
         trace = plain_generate(pair.as_target(), ids, settings)
@@ -186,7 +186,7 @@ def _proof(args) -> int:
     from specdec_core.decoding.proof import run_proof
 
     pair = load_pair(args.pair, args.device)
-    settings = _settings(args, rule=args.rule, siblings=args.siblings)
+    settings = _settings(args, rule=args.rule)
     prompt = pair.example_prompts[0] if args.prompt is None else args.prompt  # an empty one is refused, not replaced
     if RULES[args.rule].tree_only and not args.tree:  # on a chain it is the exact rule: a proof of it would prove nothing
         raise ValueError(f"the rule {args.rule} differs from exact only on a tree: add --tree, e.g. --tree 2-2")
@@ -217,7 +217,7 @@ def _bench(args) -> int:
 
     prompts = _prompts(args)
     pair = load_pair(args.pair, args.device)
-    base = _settings(args, max_new_tokens=args.tokens, siblings=args.siblings)
+    base = _settings(args, max_new_tokens=args.tokens)
     if args.tree:   # a tree's depth stands for k
         variants = [replace(base, tree=shape) for shape in args.tree]
     else:

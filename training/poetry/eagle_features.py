@@ -7,7 +7,7 @@ the shipped master (bfloat16 matrices, as the app runs it) over rows of similar 
 position in bfloat16: the outputs of a low and a middle layer and the normed top state, the layout
 of training/smollm2/master_features.py, so the scribe can read the top state alone (EAGLE) or fuse
 several (EAGLE-3). Of the poems, sorted by length, every POEM_SHARD_STRIDE-th shard is computed
-(the training reads each position about once in its hour). Each shard is written whole under its
+(so the training reads each position about once). Each shard is written whole under its
 own name: an interrupted run resumes at the first missing one.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ from training.poetry.util import load_exported
 
 FEATURES = DATA / "master-features"
 LOW_MID = (2, 4)             # hidden_states indices (0 is the embedding): after the 2nd and the 4th of 8 layers
-TRAIN_CHARS = 1_000_000      # characters of training poems read (of 3.1 M): what the training can use in an hour
+TRAIN_CHARS = 1_000_000      # characters of training poems read (of 3.1 M); the model card says why so many
 POSITIONS_PER_SHARD = 16_384
 POEM_SHARD_STRIDE = 2        # every 2nd poem shard is computed: poems are sorted by length, so these span every length
 SAMPLE_ROWS, SAMPLE_LENGTH, SAMPLE_BATCH = 512, 128, 256    # the master's own poems at T = 1.0

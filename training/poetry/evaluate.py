@@ -28,7 +28,7 @@ from specdec_core.drafts.feature import FEATURE_SCRIBE
 from specdec_core.drafts.ngram import NgramModel
 from specdec_core.drafts.subset_lm import over_vocab
 from specdec_core.pairs.poetry import FEATURE_DIR, QUANTISED  # no files: made from the master when loaded
-from specdec_core.runtimes.feature_scribe import head_rows, load_scribe
+from specdec_core.runtimes.feature_scribe import WEIGHTS, head_rows, load_scribe
 from specdec_core.runtimes.int8_linear import Int8Linear, int8_copy
 from training.poetry import data, form
 from training.poetry.models import build_model, describe
@@ -114,11 +114,11 @@ def alpha_table(master, scribes: dict, chunks) -> dict:
     return table
 
 
-def feature_scribe():
-    """The eagle rung's scribe as the app runs it (int8 rows), or None if it is not built."""
-    if not (FEATURE_DIR / "model.safetensors").exists():
+def feature_scribe(master):
+    """The eagle rung's scribe as the app runs it (int8 rows) over this master, or None if it is not built."""
+    if not (FEATURE_DIR / WEIGHTS).exists():
         return None
-    return load_scribe(load_exported(MASTER), FEATURE_DIR)
+    return load_scribe(master, FEATURE_DIR)
 
 
 @torch.no_grad()
@@ -234,7 +234,7 @@ def update_ladder_alpha(seed: int = SEED, only: tuple[str, ...] = ()) -> dict:
     master = load_exported(MASTER)
     rungs = {**count_rungs(), **{n: load_exported(n) for n in available(SCRIBES)}, QUANTISED: int8_copy(master)}
     rungs = {n: r for n, r in rungs.items() if not only or n in only}
-    eagle = feature_scribe() if not only or FEATURE_SCRIBE in only else None
+    eagle = feature_scribe(master) if not only or FEATURE_SCRIBE in only else None
     chunks = data.entry_chunks(data.stream("val"), 256)
     path = ASSETS / "metrics.json"
     metrics = json.loads(path.read_text(encoding="utf-8"))
@@ -271,7 +271,7 @@ def evaluate_all(seed: int = SEED) -> dict:
                        "val_loss_nats_per_token": val_loss(m, val_ids, 256),
                        "ms_per_token": ms[n], "c_vs_master": ms[n] / ms[MASTER]}
                    for n, m in models.items()},
-        **ladder_alpha(master, {**count_rungs(), **scribes, QUANTISED: quantised}, chunks, seed, feature_scribe()),
+        **ladder_alpha(master, {**count_rungs(), **scribes, QUANTISED: quantised}, chunks, seed, feature_scribe(master)),
         "master_verify_ms": verify,
     }
     metrics["models"][QUANTISED] = {"made": "on load, from the master's matrices (int8 rows)",
