@@ -5,9 +5,9 @@ held out), then the master's own samples at T = 1.0 from ``<s>`` (the bench deco
 the scribe drafts after the master's own text). Each shard is one batched, teacher-forced forward of
 the shipped master (bfloat16 matrices, as the app runs it) over rows of similar length; saved per
 position in bfloat16: the outputs of a low and a middle layer and the normed top state, the layout
-of training/smollm2/master_features.py, so the scribe can read the top state alone (EAGLE) or fuse
-several (EAGLE-3). Of the poems, sorted by length, every POEM_SHARD_STRIDE-th shard is computed
-(so the training reads each position about once). Each shard is written whole under its
+every pair's shards share (training/eagle/features.py), so the scribe can read the top state alone
+(EAGLE) or fuse several (EAGLE-3). Of the poems, sorted by length, every POEM_SHARD_STRIDE-th shard
+is computed (so the training reads each position about once). Each shard is written whole under its
 own name: an interrupted run resumes at the first missing one.
 """
 from __future__ import annotations
@@ -18,6 +18,7 @@ import time
 
 import torch
 
+from training.eagle.features import features, save_shard
 from training.poetry import data
 from training.poetry.paths import ASSETS, DATA, SEED
 from training.poetry.sample import sample_after
@@ -81,10 +82,8 @@ def generate(threads: int = 2, log=print) -> int:
             continue
         t0 = time.time()
         rows = what if kind == "poems" else master_poems(master, what)
-        shard = {"kind": kind, "sequences": rows, "features": features(master, rows)}
-        tmp = shard_path(index).with_suffix(".tmp")
-        torch.save(shard, tmp)
-        tmp.replace(shard_path(index))
+        states = features(master, rows, LOW_MID, pad_id=data.PAD_ID)
+        save_shard({"kind": kind, "sequences": rows, "features": states}, shard_path(index))
         n = sum(map(len, rows))
         log(f"features shard {index + 1}/{len(shards)} ({kind}): {len(rows)} rows, {n} positions, "
             f"{n / (time.time() - t0):.0f} positions/s")
@@ -103,18 +102,6 @@ def master_poems(master, seed: int) -> list[list[int]]:
     ids = torch.full((SAMPLE_BATCH, 1), data.BOS_ID, dtype=torch.long)
     rows = torch.cat([ids, sample_after(master, ids, SAMPLE_LENGTH - 1, SAMPLE_TEMPERATURE, gen)], 1).tolist()
     return [row[: row.index(data.EOS_ID) + 1] if data.EOS_ID in row else row for row in rows]
-
-
-@torch.inference_mode()
-def features(master, sequences: list[list[int]]) -> list[torch.Tensor]:
-    """Per sequence (L, 3, H) in bfloat16: the low and middle layers' outputs and the normed top state."""
-    width = max(map(len, sequences))
-    ids = torch.tensor([s + [data.PAD_ID] * (width - len(s)) for s in sequences])   # right-padded: causal rows untouched
-    out = master.model(input_ids=ids, output_hidden_states=True)
-    hidden = out.hidden_states
-    assert len(hidden) == master.config.num_hidden_layers + 1, "hidden_states: the embedding, then each layer"
-    stacked = torch.stack([hidden[LOW_MID[0]], hidden[LOW_MID[1]], out.last_hidden_state], dim=2)   # (B, L, 3, H)
-    return [stacked[row, : len(s)].to(torch.bfloat16).clone() for row, s in enumerate(sequences)]
 
 
 def data_summary() -> dict:

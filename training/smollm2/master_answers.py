@@ -12,6 +12,7 @@ import time
 import torch
 
 from specdec_core.pairs.registry import load_pair
+from training.eagle.features import save_shard
 from training.smollm2.paths import TEACHER
 from training.smollm2.prompts import extra_training_prompts, training_prompts
 
@@ -102,13 +103,6 @@ def left_padded(prompts: list[list[int]], pad: int) -> tuple[torch.Tensor, torch
     ids = torch.tensor([[pad] * (width - len(p)) + p for p in prompts])
     mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in prompts])
     return ids, mask
-
-
-def save_shard(shard: dict, path) -> None:
-    """Write through a temporary file, so an interrupted run never leaves a half shard to resume from."""
-    tmp = path.with_suffix(".tmp")
-    torch.save(shard, tmp)
-    tmp.replace(path)
 
 
 def load_shards(first_round_only: bool = False) -> tuple[list[dict], list[dict]]:

@@ -17,7 +17,8 @@ import torch
 
 from specdec_core.pairs.registry import load_pair
 from training.smollm2.broad_prompts import broad_prompts
-from training.smollm2.master_answers import left_padded, save_shard
+from training.eagle.features import features, save_shard
+from training.smollm2.master_answers import left_padded
 from training.smollm2.paths import DATA
 
 FEATURES = DATA / "master-features"
@@ -50,8 +51,8 @@ def generate(minutes: float | None = None, threads: int = 2, log=print) -> int:
             break
         t0 = time.time()
         sequences, prompt_lens = sample_answers(pair, sampler, batch, SEED + index)
-        shard = {"sequences": sequences, "prompt_lens": prompt_lens, "features": features(pair.target, sequences)}
-        save_shard(shard, shard_path(index))
+        states = features(pair.target, sequences, LOW_MID, pad_id=0)
+        save_shard({"sequences": sequences, "prompt_lens": prompt_lens, "features": states}, shard_path(index))
         n = sum(map(len, sequences))
         log(f"features shard {index + 1}/{len(all_batches)}: {n} positions, {n / (time.time() - t0):.0f} positions/s")
     return sum(shard_path(i).exists() for i in range(len(all_batches)))
@@ -78,16 +79,3 @@ def sample_answers(pair, sampler, texts: list[str], seed: int) -> tuple[list[lis
         n = answer.index(eos) + 1 if eos in answer else len(answer)
         sequences.append(prompt + answer[:n])
     return sequences, [len(p) for p in prompts]
-
-
-@torch.inference_mode()
-def features(target, sequences: list[list[int]]) -> list[torch.Tensor]:
-    """Per sequence (L, 3, H) in bfloat16: the low and middle layers' outputs and the normed top state."""
-    width = max(map(len, sequences))
-    ids = torch.tensor([s + [0] * (width - len(s)) for s in sequences])     # right-padded: causal rows are untouched
-    out = target.model(input_ids=ids, output_hidden_states=True)
-    hidden = out.hidden_states
-    assert len(hidden) == target.config.num_hidden_layers + 1, "hidden_states: the embedding, then each layer"
-    stacked = torch.stack([hidden[LOW_MID[0]], hidden[LOW_MID[1]], out.last_hidden_state], dim=2)   # (B, L, 3, H)
-    return [stacked[row, : len(s)].to(torch.bfloat16).clone() for row, s in enumerate(sequences)]
-

@@ -20,7 +20,8 @@ from transformers import DynamicCache
 from specdec_core.algorithm.sampling import probs_from_logits
 from specdec_core.pairs.registry import load_pair
 from specdec_core.settings import SamplingConfig
-from training.smollm2.master_answers import MAX_NEW_TOKENS, TOP_K, held_back, left_padded, prompt_batches, save_shard
+from training.eagle.features import save_shard
+from training.smollm2.master_answers import MAX_NEW_TOKENS, TOP_K, held_back, left_padded, prompt_batches
 from training.smollm2.paths import ONPOLICY
 
 SEED = 1011
