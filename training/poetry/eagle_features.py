@@ -20,8 +20,8 @@ import torch
 
 from training.eagle.features import features, save_shard
 from training.poetry import data
+from training.poetry.evaluate import master_samples
 from training.poetry.paths import ASSETS, DATA, SEED
-from training.poetry.sample import sample_after
 from training.poetry.tokenizer import read_entries
 from training.poetry.util import load_exported
 
@@ -95,13 +95,9 @@ def present() -> list[int]:
     return sorted(int(path.stem.removeprefix("shard_")) for path in FEATURES.glob("shard_*.pt"))
 
 
-@torch.inference_mode()
 def master_poems(master, seed: int) -> list[list[int]]:
     """SAMPLE_BATCH poems the master writes from ``<s>`` at SAMPLE_TEMPERATURE, each cut after its ``</s>``."""
-    gen = torch.Generator().manual_seed(seed)
-    ids = torch.full((SAMPLE_BATCH, 1), data.BOS_ID, dtype=torch.long)
-    rows = torch.cat([ids, sample_after(master, ids, SAMPLE_LENGTH - 1, SAMPLE_TEMPERATURE, gen)], 1).tolist()
-    return [row[: row.index(data.EOS_ID) + 1] if data.EOS_ID in row else row for row in rows]
+    return [row.tolist() for row in master_samples(master, SAMPLE_BATCH, SAMPLE_LENGTH, SAMPLE_TEMPERATURE, seed)]
 
 
 def data_summary() -> dict:
