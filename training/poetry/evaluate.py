@@ -122,12 +122,19 @@ def feature_scribe(master):
 
 
 @torch.no_grad()
-def eagle_logits_on(scribe, master, chunks) -> list[list[torch.Tensor]]:
-    """Per drafted step s = 1..STEPS, per chunk, the scribe's logits (T_i - s, V) for master positions s onward."""
+def master_states(master, chunks) -> tuple[torch.Tensor, torch.Tensor]:
+    """The chunks right-padded (B, L) and the master's normed top states over them (B, L, H), from one forward:
+    what its head reads for p and what the eagle rung's scribe reads."""
+    tokens = torch.nn.utils.rnn.pad_sequence(chunks, batch_first=True, padding_value=data.PAD_ID)   # (B, L)
+    return tokens, master.model(input_ids=tokens).last_hidden_state         # right padding: rows untouched
+
+
+@torch.no_grad()
+def eagle_logits_on(scribe, master, chunks, tokens, states) -> list[list[torch.Tensor]]:
+    """Per drafted step s = 1..STEPS, per chunk, the scribe's logits (T_i - s, V) for master positions s onward;
+    tokens and states: master_states over the chunks."""
     from training.eagle.train import STEPS, unrolled
     head = head_rows(master, scribe.vocab_ids, int8=isinstance(scribe.fuse, Int8Linear))   # the app's head rows
-    tokens = torch.nn.utils.rnn.pad_sequence(chunks, batch_first=True, padding_value=data.PAD_ID)   # (B, L)
-    states = master.model(input_ids=tokens).last_hidden_state                # right padding: rows untouched
     out = [[] for _ in range(STEPS)]
     for s, guess in enumerate(unrolled(scribe, master, tokens, states, 0.0), start=1):
         for r, chunk in enumerate(chunks):                             # guess j drafts for master position j + 1
@@ -136,6 +143,7 @@ def eagle_logits_on(scribe, master, chunks) -> list[list[torch.Tensor]]:
     return out
 
 
+@torch.no_grad()
 def eagle_alpha(master, scribe, chunks, batch: int = 32) -> tuple[dict, dict]:
     """alpha of the eagle rung on the same text as alpha_table, summed a batch at a time: its ladder row (the
     1st drafted step, positions 1 onward), and by drafted step on the same positions for every step (STEPS
@@ -150,8 +158,9 @@ def eagle_alpha(master, scribe, chunks, batch: int = 32) -> tuple[dict, dict]:
 
     for i in range(0, len(chunks), batch):
         group = chunks[i:i + batch]
-        p = logits_on(master, group, batch)                             # per chunk (T_i, V)
-        by_step = eagle_logits_on(scribe, master, group)                # step s: per chunk positions s onward
+        tokens, states = master_states(master, group)                  # one master forward for p and the scribe
+        p = [master.lm_head(states[r, : len(c) - 1]) for r, c in enumerate(group)]   # per chunk (T_i, V)
+        by_step = eagle_logits_on(scribe, master, group, tokens, states)   # step s: per chunk positions s onward
         add("rung", torch.cat([p_i[1:] for p_i in p]), torch.cat(by_step[0]))
         for s, q in enumerate(by_step, start=1):
             last = len(by_step)
