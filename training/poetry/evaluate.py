@@ -50,9 +50,9 @@ def available(names) -> list[str]:
     return [n for n in names if (ASSETS / n / "config.json").exists()]
 
 
-def count_rungs() -> dict[str, NgramModel]:
-    """The count scribes that are built, by name."""
-    paths = {n: ASSETS / "ngram" / f"{n}.safetensors" for n in COUNT_RUNGS}
+def count_rungs(names=COUNT_RUNGS) -> dict[str, NgramModel]:
+    """The count scribes among ``names`` that are built, by name."""
+    paths = {n: ASSETS / "ngram" / f"{n}.safetensors" for n in names}
     return {n: NgramModel.load(path) for n, path in paths.items() if path.exists()}
 
 
@@ -241,9 +241,11 @@ def update_ladder_alpha(seed: int = SEED, only: tuple[str, ...] = ()) -> dict:
     """
     torch.set_num_threads(2)
     master = load_exported(MASTER)
-    rungs = {**count_rungs(), **{n: load_exported(n) for n in available(SCRIBES)}, QUANTISED: int8_copy(master)}
-    rungs = {n: r for n, r in rungs.items() if not only or n in only}
-    eagle = feature_scribe(master) if not only or FEATURE_SCRIBE in only else None
+    wanted = set(only) if only else {*COUNT_RUNGS, *SCRIBES, QUANTISED, FEATURE_SCRIBE}   # load no other rung
+    rungs = {**count_rungs([n for n in COUNT_RUNGS if n in wanted]),
+             **{n: load_exported(n) for n in available(SCRIBES) if n in wanted},
+             **({QUANTISED: int8_copy(master)} if QUANTISED in wanted else {})}
+    eagle = feature_scribe(master) if FEATURE_SCRIBE in wanted else None
     chunks = data.entry_chunks(data.stream("val"), 256)
     path = ASSETS / "metrics.json"
     metrics = json.loads(path.read_text(encoding="utf-8"))
