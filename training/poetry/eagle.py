@@ -32,19 +32,20 @@ def head_tokens(vocab_size: int) -> torch.Tensor:
     return torch.tensor([i for i in range(vocab_size) if i not in never])
 
 
-def load_sequences(held: bool) -> list[Sequence]:
-    """(tokens (L,), top states (L, H) bfloat16, prompt length) per poem, training or held-back shards."""
-    out = []
+def load_data() -> tuple[list[Sequence], list[Sequence], dict]:
+    """Every shard read once: (training, held-back) sequences, (tokens (L,), top states (L, H) bfloat16, prompt
+    length) per poem, and the cache's data_summary."""
+    sequences, texts = {False: [], True: []}, []
     for index in present():
-        if (index % SHARD_HELD == HELD_AT) == held:
-            shard = torch.load(shard_path(index))
-            out += [(torch.tensor(seq), feats[:, TOP].clone(), PROMPT_LEN)
-                    for seq, feats in zip(shard["sequences"], shard["features"])]
-    return out
+        shard = torch.load(shard_path(index))
+        texts.append((index, shard["kind"], shard["sequences"]))
+        sequences[index % SHARD_HELD == HELD_AT] += [(torch.tensor(seq), feats[:, TOP].clone(), PROMPT_LEN)
+                                                     for seq, feats in zip(shard["sequences"], shard["features"])]
+    return sequences[False], sequences[True], data_summary(texts)
 
 
 def train(minutes: float | None, threads: int, total_steps: int | None = None, log=print) -> dict:
     master = load_pair("poetry", "cpu").target
-    run = replace(RUN, total_steps=total_steps or RUN.total_steps, about={"data": data_summary()})
-    return train_scribe(run, master, head_tokens(master.config.vocab_size), load_sequences(False),
-                        load_sequences(True), minutes, threads, log)
+    training, held, summary = load_data()
+    run = replace(RUN, total_steps=total_steps or RUN.total_steps, about={"data": summary})
+    return train_scribe(run, master, head_tokens(master.config.vocab_size), training, held, minutes, threads, log)

@@ -100,16 +100,16 @@ def master_poems(master, seed: int) -> list[list[int]]:
     return [row.tolist() for row in master_samples(master, SAMPLE_BATCH, SAMPLE_LENGTH, SAMPLE_TEMPERATURE, seed)]
 
 
-def data_summary() -> dict:
-    """What the cache holds: rows and positions of each kind, and the sha256 of its token ids in shard order."""
+def data_summary(shards: list[tuple[int, str, list[list[int]]]]) -> dict:
+    """What the cache holds, from its shards in order, (index, kind, sequences) each (the reader has them loaded
+    already): rows and positions of each kind, and the sha256 of its token ids in shard order."""
     digest, summary = hashlib.sha256(), {}
-    for index in present():
-        shard = torch.load(shard_path(index))
+    for index, kind, sequences in shards:
         digest.update(shard_path(index).name.encode())
-        for seq in shard["sequences"]:
+        for seq in sequences:
             digest.update(torch.tensor(seq, dtype=torch.int32).numpy().tobytes())
-        counts = summary.setdefault(shard["kind"], {"shards": 0, "rows": 0, "positions": 0})
+        counts = summary.setdefault(kind, {"shards": 0, "rows": 0, "positions": 0})
         counts["shards"] += 1
-        counts["rows"] += len(shard["sequences"])
-        counts["positions"] += sum(map(len, shard["sequences"]))
+        counts["rows"] += len(sequences)
+        counts["positions"] += sum(map(len, sequences))
     return {**summary, "tokens_sha256": digest.hexdigest()}

@@ -23,30 +23,34 @@ SHARD_HELD = 16          # every 16th shard is held back
 RUN = Run(name="eagle", ckpt=DATA / "eagle" / "ckpt.pt", out_dir=FEATURE_DIR, total_steps=1700, batch=16, about={})
 
 
-def load_sequences(held: bool) -> list[Sequence]:
-    """(tokens (L,), top states (L, H) bfloat16, prompt length) per answered prompt, training or held-back shards."""
-    out = []
+def load_data() -> tuple[list[Sequence], list[Sequence], str]:
+    """Every shard written read once: (training, held-back) sequences, (tokens (L,), top states (L, H) bfloat16,
+    prompt length) per answered prompt, and the data_sha256 of their token ids."""
+    sequences, texts = {False: [], True: []}, []
     for index in range(len(batches())):
-        if (index % SHARD_HELD == SHARD_HELD - 1) != held or not shard_path(index).exists():
+        if not shard_path(index).exists():
             continue
         shard = torch.load(shard_path(index))
-        out += [(torch.tensor(seq), feats[:, TOP], n) for seq, feats, n in
-                zip(shard["sequences"], shard["features"], shard["prompt_lens"])]
-    return out
+        texts.append((index, shard["sequences"]))
+        held = index % SHARD_HELD == SHARD_HELD - 1
+        rows = zip(shard["sequences"], shard["features"], shard["prompt_lens"])
+        sequences[held] += [(torch.tensor(seq), feats[:, TOP], n) for seq, feats, n in rows]
+    return sequences[False], sequences[True], data_sha256(texts)
 
 
 def train(minutes: float | None, threads: int, log=print) -> dict:
     master = load_pair("smollm2", "cpu").target
     vocab_ids = load_file(str(DISTILLED_DIR / "model.safetensors"))["vocab_ids"].long()   # the 8,192 frequent tokens
-    run = replace(RUN, about={"data_sha256": data_sha256()})
-    return train_scribe(run, master, vocab_ids, load_sequences(False), load_sequences(True), minutes, threads, log)
+    training, held, sha256 = load_data()
+    run = replace(RUN, about={"data_sha256": sha256})
+    return train_scribe(run, master, vocab_ids, training, held, minutes, threads, log)
 
 
-def data_sha256() -> str:
+def data_sha256(shards: list[tuple[int, list[list[int]]]]) -> str:
+    """The sha256 of the shards' token ids in shard order, (index, sequences) each."""
     digest = hashlib.sha256()
-    for index in range(len(batches())):
-        if shard_path(index).exists():
-            digest.update(shard_path(index).name.encode())
-            for seq in torch.load(shard_path(index))["sequences"]:
-                digest.update(torch.tensor(seq, dtype=torch.int32).numpy().tobytes())
+    for index, sequences in shards:
+        digest.update(shard_path(index).name.encode())
+        for seq in sequences:
+            digest.update(torch.tensor(seq, dtype=torch.int32).numpy().tobytes())
     return digest.hexdigest()
