@@ -73,9 +73,9 @@ class Walk(Sequence):
         """The accepted path from depth 1 down."""
         return tuple(d.accepted for d in self.depths if d.accepted is not None)
 
-    def children(self, node: int) -> list[int]:
+    def children(self, node: int) -> tuple[int, ...]:
         """The nodes drafted under `node` (-1: the context), in the order drawn."""
-        return [i for i, n in enumerate(self.nodes) if n.parent == node]
+        return children(self.nodes, node)
 
     def first_reading(self, node: int) -> list[int]:
         """Below `node` (-1: the context), the first child drawn at each depth, down the first children: the line a
@@ -135,8 +135,14 @@ def tree_walk(r: Round) -> Walk | None:
     return walk if _tells_the_round(r, walk) else None
 
 
+def children(tree: list[TreeNode] | tuple[TreeNode, ...], node: int) -> tuple[int, ...]:
+    """The variants drafted under `node` (-1: the context) of a tree round, in the order drawn (a Depth's variants):
+    the i-th of them is its node's i-th variant, for any node of the tree, reached by the walk or not."""
+    return tuple(i for i, n in enumerate(tree) if n.parent == node)
+
+
 def _depth_under(tree: list[TreeNode] | tuple[TreeNode, ...], parent: int, number: int) -> Depth:
-    variants = tuple(i for i, node in enumerate(tree) if node.parent == parent)
+    variants = children(tree, parent)
     return Depth(number, parent, variants, next((i for i in variants if tree[i].accepted), None))
 
 

@@ -19,6 +19,7 @@ from transformers.utils import logging as hf_logging
 from specdec_core.algorithm.acceptance import pooled, position_counts, rates, verdict_counts
 from specdec_core.algorithm.theory import speedup
 from specdec_core.algorithm.trace import Round, Trace, drafted_and_accepted, judged_verdicts, mean_acceptance
+from specdec_core.algorithm.tree_walk import children
 from specdec_core.decoding.generate import plain_generate, plain_tokens, speculative_generate
 from specdec_core.drafts import LMDraft
 from specdec_core.pairs.pair import ModelPair, PairError
@@ -150,12 +151,13 @@ def variants_by_order(rounds: list[Round]) -> list[dict]:
     share sealed when tried. Empty for chains."""
     counts: dict[int, list[int]] = {}
     for r in rounds:
-        for order, i in _sibling_indices(r):
-            node = r.tree[i]
-            if node.tried:
-                tried_sealed = counts.setdefault(order, [0, 0])
-                tried_sealed[0] += 1
-                tried_sealed[1] += node.accepted
+        for variants in _variants_by_node(r):
+            for order, i in enumerate(variants, start=1):
+                node = r.tree[i]
+                if node.tried:
+                    tried_sealed = counts.setdefault(order, [0, 0])
+                    tried_sealed[0] += 1
+                    tried_sealed[1] += node.accepted
     return [{"order": order, "tried": tried, "sealed": sealed, "sealed_share": sealed / tried}
             for order, (tried, sealed) in sorted(counts.items())]
 
@@ -163,22 +165,17 @@ def variants_by_order(rounds: list[Round]) -> list[dict]:
 def twin_share(rounds: list[Round]) -> float | None:
     """The share of a tree's variants past the first at their node whose token an elder sibling already holds;
     None without such variants (chains, trees of branching 1)."""
-    later = [(r, i) for r in rounds for order, i in _sibling_indices(r) if order > 1]
+    tokens = [[r.tree[i].token for i in variants] for r in rounds for variants in _variants_by_node(r)]
+    later = [(drawn[:n], drawn[n]) for drawn in tokens for n in range(1, len(drawn))]  # (elder siblings' tokens, its)
     if not later:
         return None
-    twins = sum(any(r.tree[j].token == r.tree[i].token for j in range(i) if r.tree[j].parent == r.tree[i].parent)
-                for r, i in later)
-    return twins / len(later)
+    return sum(token in elders for elders, token in later) / len(later)
 
 
-def _sibling_indices(r: Round) -> list[tuple[int, int]]:
-    """(drawing order under its parent, from 1; node index) of each node of a tree round."""
-    seen: dict[int, int] = {}
-    orders = []
-    for i, node in enumerate(r.tree):
-        seen[node.parent] = seen.get(node.parent, 0) + 1
-        orders.append((seen[node.parent], i))
-    return orders
+def _variants_by_node(r: Round) -> list[tuple[int, ...]]:
+    """The variants under the context and under each node of a tree round (tree_walk.children), each in drawing order;
+    a chain round has none."""
+    return [children(r.tree, node) for node in range(-1, len(r.tree))]
 
 
 def nodes_drafted(r: Round) -> int:
