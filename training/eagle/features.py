@@ -21,9 +21,3 @@ def features(master, sequences: list[list[int]], low_mid: tuple[int, int], pad_i
     stacked = torch.stack([hidden[low_mid[0]], hidden[low_mid[1]], out.last_hidden_state], dim=2)   # (B, L, 3, H)
     return [stacked[row, : len(s)].to(torch.bfloat16).clone() for row, s in enumerate(sequences)]
 
-
-def save_shard(shard: dict, path) -> None:
-    """Write through a temporary file, so an interrupted run never leaves a half shard to resume from."""
-    tmp = path.with_suffix(".tmp")
-    torch.save(shard, tmp)
-    tmp.replace(path)

@@ -24,6 +24,7 @@ from transformers import PreTrainedModel
 from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
 
 from specdec_core.runtimes.feature_scribe import FeatureScribe, head_weight, save_scribe
+from training.whole_files import save_whole
 
 Sequence = tuple[torch.Tensor, torch.Tensor, int]     # tokens (L,), top states (L, H) bfloat16, prompt length
 
@@ -214,10 +215,8 @@ def _checkpoint(run: Run, scribe, optimiser, step: int, total_steps: int, best: 
         best = {"step": step, "score": score, "report": report,
                 "scribe": {k: v.detach().clone() for k, v in scribe.state_dict().items()}}
     run.ckpt.parent.mkdir(parents=True, exist_ok=True)
-    tmp = run.ckpt.with_suffix(".tmp")
-    torch.save({"scribe": scribe.state_dict(), "optimiser": optimiser.state_dict(), "step": step,
-                "total_steps": total_steps, "best": best}, tmp)
-    tmp.replace(run.ckpt)
+    save_whole({"scribe": scribe.state_dict(), "optimiser": optimiser.state_dict(), "step": step,
+                "total_steps": total_steps, "best": best}, run.ckpt)
     return best
 
 

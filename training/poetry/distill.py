@@ -22,6 +22,7 @@ from training.poetry.evaluate import alpha, logits_on, master_samples
 from training.poetry.models import MODELS, TRAINING, build_model
 from training.poetry.paths import ASSETS, CKPT, LOGS, SEED
 from training.poetry.util import get_logger, load_exported
+from training.whole_files import save_whole
 
 TOPK = 64
 N_SAMPLES = 1024         # master-written sequences, each block_size tokens long
@@ -65,8 +66,7 @@ def build_targets(block: int, seed: int, log) -> dict:
     log.info("teacher targets on %d text + %d sampled windows of %d", n, N_SAMPLES, block)
     probs, ids, tails = teacher_topk(master, windows)
     targets = {"windows": windows, "probs": probs, "ids": ids, "tails": tails, "master_sha256": teacher}
-    torch.save(targets, TARGETS.with_suffix(".tmp"))
-    TARGETS.with_suffix(".tmp").replace(TARGETS)                         # atomic for parallel runs
+    save_whole(targets, TARGETS)                                         # whole, for parallel runs
     return targets
 
 
@@ -89,7 +89,7 @@ def val_alpha(model, chunks, p_logits: torch.Tensor) -> float:
 
 
 def train_distilled(name: str, seed: int = SEED) -> dict:
-    from training.poetry.train import export, lr_at, make_optimizer, save_ckpt
+    from training.poetry.train import export, lr_at, make_optimizer
     spec = TRAINING[name]
     torch.set_num_threads(spec.threads)
     log = get_logger(name, LOGS / f"{name}.log")
@@ -137,8 +137,8 @@ def train_distilled(name: str, seed: int = SEED) -> dict:
             log.info("step %d/%d ce %.4f val alpha %.4f (best %.4f) %.2f it/s eta %.1f min",
                      done, spec.steps, loss.item(), a, best, rate, (spec.steps - done) / rate / 60)
         if time.time() - last_ck > 180 or done == spec.steps:
-            save_ckpt(ck_path, model=model.state_dict(), opt=opt.state_dict(), step=done,
-                      best=best, history=history, master_sha256=tg["master_sha256"])
+            save_whole(dict(model=model.state_dict(), opt=opt.state_dict(), step=done, best=best, history=history,
+                            master_sha256=tg["master_sha256"]), ck_path)
             last_ck = time.time()
     model.load_state_dict(torch.load(best_path))
     return export(name, model, val_ids, history, log)

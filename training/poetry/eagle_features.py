@@ -18,7 +18,8 @@ import time
 
 import torch
 
-from training.eagle.features import features, save_shard
+from training.eagle.features import features
+from training.whole_files import save_whole
 from training.poetry import data
 from training.poetry.evaluate import master_samples
 from training.poetry.paths import ASSETS, DATA, SEED
@@ -83,7 +84,7 @@ def generate(threads: int = 2, log=print) -> int:
         t0 = time.time()
         rows = what if kind == "poems" else master_poems(master, what)
         states = features(master, rows, LOW_MID, pad_id=data.PAD_ID)
-        save_shard({"kind": kind, "sequences": rows, "features": states}, shard_path(index))
+        save_whole({"kind": kind, "sequences": rows, "features": states}, shard_path(index))
         n = sum(map(len, rows))
         log(f"features shard {index + 1}/{len(shards)} ({kind}): {len(rows)} rows, {n} positions, "
             f"{n / (time.time() - t0):.0f} positions/s")

@@ -13,6 +13,7 @@ from training.poetry import data
 from training.poetry.models import MODELS, TRAINING, build_model
 from training.poetry.paths import ASSETS, CKPT, DEVICE, LOGS, SEED, TOKENIZER_DIR
 from training.poetry.util import get_logger, val_loss
+from training.whole_files import save_whole
 
 CKPT_MINUTES = 3.0
 SHIP_AS_BF16_BYTES = 20e6
@@ -39,12 +40,6 @@ def step_loss(model, x, y) -> torch.Tensor:
     with torch.autocast(x.device.type, dtype=torch.bfloat16):             # AMX on this CPU: 1.5x faster
         logits = model(input_ids=x).logits                              # (B, T, V)
     return F.cross_entropy(logits.float().flatten(0, 1), y.flatten(), ignore_index=data.UNK_ID)
-
-
-def save_ckpt(path, **state) -> None:
-    tmp = path.with_suffix(".tmp")
-    torch.save(state, tmp)
-    tmp.replace(path)
 
 
 def train(name: str, seed: int = SEED) -> dict:
@@ -99,8 +94,8 @@ def train(name: str, seed: int = SEED) -> dict:
                      done, spec.steps, loss.item(), v, best, lr_at(step, spec), rate,
                      (spec.steps - done) / rate / 60)
         if time.time() - last_ck > CKPT_MINUTES * 60 or done == stop:
-            save_ckpt(ck_path, model=model.state_dict(), opt=opt.state_dict(), step=done,
-                      best=best, history=history)
+            save_whole(dict(model=model.state_dict(), opt=opt.state_dict(), step=done, best=best, history=history),
+                       ck_path)
             last_ck = time.time()
     model.load_state_dict(torch.load(best_path, map_location=DEVICE))
     return export(name, model.cpu(), val_ids, history, log)

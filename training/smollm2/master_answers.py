@@ -12,7 +12,7 @@ import time
 import torch
 
 from specdec_core.pairs.registry import load_pair
-from training.eagle.features import save_shard
+from training.whole_files import save_whole
 from training.smollm2.paths import TEACHER
 from training.smollm2.prompts import extra_training_prompts, training_prompts
 
@@ -59,7 +59,7 @@ def generate(minutes: float | None = None, threads: int = 1, log=print, part: tu
             break
         t0 = time.time()
         shard = answer_batch(pair, [pair.encode_prompt(t, MAX_NEW_TOKENS) for t in batch], SEED + index)
-        save_shard(shard, shard_path(index))
+        save_whole(shard, shard_path(index))
         n = sum(len(a) for a in shard["topk_ids"])
         log(f"shard {index + 1}/{len(batches)}: {n} answer tokens, {n / (time.time() - t0):.0f} tok/s")
     return sum(shard_path(i).exists() for i in range(len(batches)))

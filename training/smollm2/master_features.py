@@ -17,7 +17,8 @@ import torch
 
 from specdec_core.pairs.registry import load_pair
 from training.smollm2.broad_prompts import broad_prompts
-from training.eagle.features import features, save_shard
+from training.eagle.features import features
+from training.whole_files import save_whole
 from training.smollm2.master_answers import left_padded
 from training.smollm2.paths import DATA
 
@@ -52,7 +53,7 @@ def generate(minutes: float | None = None, threads: int = 2, log=print) -> int:
         t0 = time.time()
         sequences, prompt_lens = sample_answers(pair, sampler, batch, SEED + index)
         states = features(pair.target, sequences, LOW_MID, pad_id=0)
-        save_shard({"sequences": sequences, "prompt_lens": prompt_lens, "features": states}, shard_path(index))
+        save_whole({"sequences": sequences, "prompt_lens": prompt_lens, "features": states}, shard_path(index))
         n = sum(map(len, sequences))
         log(f"features shard {index + 1}/{len(all_batches)}: {n} positions, {n / (time.time() - t0):.0f} positions/s")
     return sum(shard_path(i).exists() for i in range(len(all_batches)))

@@ -20,7 +20,7 @@ from transformers import DynamicCache
 from specdec_core.algorithm.sampling import probs_from_logits
 from specdec_core.pairs.registry import load_pair
 from specdec_core.settings import SamplingConfig
-from training.eagle.features import save_shard
+from training.whole_files import save_whole
 from training.smollm2.master_answers import MAX_NEW_TOKENS, TOP_K, held_back, left_padded, prompt_batches
 from training.smollm2.paths import ONPOLICY
 
@@ -55,7 +55,7 @@ def generate(minutes: float | None = None, threads: int = 1, log=print, part: tu
         answers = draft_answers(scribe.model, scribe.vocab_ids, prompts, pair.tokenizer, seed + index)
         t1 = time.time()
         shard = master_labels(pair.target, prompts, answers, pair.tokenizer.pad_token_id)
-        save_shard(shard, shard_path(index, round_no))
+        save_whole(shard, shard_path(index, round_no))
         n = sum(map(len, answers))
         log(f"on-policy round {round_no} shard {index + 1}/{len(batches)}: {n} answer tokens, "
             f"{n / (t1 - t0):.0f} tok/s sampled, {n / (time.time() - t1):.0f} tok/s labelled")

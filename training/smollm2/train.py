@@ -21,6 +21,7 @@ from training.smollm2 import own_answers
 from training.smollm2.draft_files import draft_from_master, save_draft
 from training.smollm2.master_answers import load_shards
 from training.smollm2.paths import CKPT
+from training.whole_files import save_whole
 
 LAYERS = [0, 1, 2, 3]      # the master's first layers: the closest start of those tried (alpha bound 0.07 at step 0)
 HEAD_SIZE = 8192           # tokens the draft can write: the most probable under the teacher
@@ -236,7 +237,6 @@ def fit(draft, vocab_ids, batches, held, epochs: float, peak_lr: float, ck_path,
             state = {k: v for k, v in draft.state_dict().items() if k != "model.embed_tokens.weight"}
             ck = {"draft": state, "opt": opt.state_dict(), "step": step, "history": history, "vocab_ids": vocab_ids,
                   "finished": step == total}
-            torch.save(ck, ck_path.with_suffix(".tmp"))
-            ck_path.with_suffix(".tmp").replace(ck_path)
+            save_whole(ck, ck_path)
             last_ck = time.time()
     return {"step": step, "history": history, "finished": step == total, "ran": step - first_step}
