@@ -34,7 +34,8 @@ def load_data() -> tuple[list[Sequence], list[Sequence], str]:
         texts.append((index, shard["sequences"]))
         held = index % SHARD_HELD == SHARD_HELD - 1
         rows = zip(shard["sequences"], shard["features"], shard["prompt_lens"])
-        sequences[held] += [(torch.tensor(seq), feats[:, TOP], n) for seq, feats, n in rows]
+        # cloned: a view would keep the shard's three layers of states in memory, not the top one alone
+        sequences[held] += [(torch.tensor(seq), feats[:, TOP].clone(), n) for seq, feats, n in rows]
     return sequences[False], sequences[True], data_sha256(texts)
 
 
