@@ -1,4 +1,4 @@
-"""A master's states over its text, as every pair's feature shards hold them, and a shard written whole.
+"""A master's states over its text, as every pair's feature shards hold them (written by training/whole_files.py).
 
 Per position, in bfloat16: the outputs of a low and a middle layer and the normed top state (what the
 head reads), so the scribe can read the top state alone (EAGLE) or fuse several (EAGLE-3), and the
