@@ -12,7 +12,8 @@ from app_pages import open_page, set_setting, shown_words
 from specdec_core.algorithm.acceptance import alpha_by_position, pooled_alpha, position_counts
 from specdec_core.algorithm.trace import drafted_and_accepted
 from specdec_core.decoding.generate import speculative_generate
-from ui.speed_lab.plots import position_trend
+from specdec_core.algorithm.theory import alpha_needed
+from ui.speed_lab.plots import K_MAX, position_trend, theory_best
 from ui.speed_lab.runs import MEASURE_PROMPTS, measure_settings
 from ui.speed_lab.texts import TEXT
 
@@ -120,6 +121,16 @@ def test_the_teaching_notes_use_this_measurements_numbers():
     notes = " ".join(m.value for m in app.markdown if m.value.startswith("- "))
     verify = next(m.value for m in app.metric if m.label == words("m_verify"))
     assert "glance over 4 positions" in notes and f"cost {verify} one-character forwards" in notes
+    # the note on 2x quotes this run's c and v, and an alpha the theory needs at them (up to the metrics' rounding)
+    c = next(m.value for m in app.metric if m.label == words("m_c"))
+    twice = next(m.value for m in app.markdown if "Twice as fast?" in m.value or "Why not twice as fast?" in m.value)
+    assert f"c = {c} and v = {verify}" in twice
+    need = re.search(r"2× needs α ≥ (\d\.\d\d)", twice)
+    if need:
+        expected = alpha_needed(2.0, float(c), lambda k: float(verify), K_MAX)
+        assert float(need.group(1)) == pytest.approx(expected, abs=0.02)
+    else:
+        assert "Not at this c" in twice and theory_best(1.0, float(c), float(verify))[1] < 2.05
 
 
 def test_the_recorded_verdict_sets_the_measured_glance_beside_the_theory():

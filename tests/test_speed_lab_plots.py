@@ -4,7 +4,7 @@ from string import Formatter
 
 import pytest
 
-from specdec_core.algorithm.theory import best_k, expected_tokens_per_round, most_tokens_per_round, speedup
+from specdec_core.algorithm.theory import alpha_needed, best_k, expected_tokens_per_round, most_tokens_per_round, speedup
 from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.services.bench import speedup_interval, time_split
 from specdec_core.settings import DecodeSettings
@@ -25,6 +25,7 @@ from ui.speed_lab.plots import (
     theory_best,
     theory_curve,
     top_with_headroom,
+    twice_as_fast,
     verdict,
 )
 from ui.shared.units import unit_words
@@ -167,6 +168,26 @@ def test_verdict_when_the_theory_promised_a_gain_the_run_lost():
     faster, _, reasons = verdict(bench_result(alpha=0.9, c=0.02, verify_cost=1.0, measured=0.9))
     assert not faster
     assert reasons == ["gain_on_paper", "reason_gap"]
+
+
+def test_twice_as_fast_names_the_alpha_the_theory_needs_with_this_runs_costs():
+    key, numbers = twice_as_fast(0.66, 0.15, 1.15)
+    assert key == "note_twice_needs"
+    assert theory_best(numbers["need"], 0.15, 1.15)[1] >= 2.0 > theory_best(numbers["need"] - 1e-3, 0.15, 1.15)[1]
+    assert numbers["need_free"] < numbers["need"]
+    assert theory_best(numbers["need_free"] - 1e-3, 0.0, 1.15)[1] < 2.0  # even a free scribe falls short below it
+    for language in ("zh", "en"):
+        TEXT.table[key][language].format(unit="u", units="us", **numbers)
+
+
+def test_twice_as_fast_when_the_alpha_suffices_and_when_no_alpha_can():
+    key, numbers = twice_as_fast(0.95, 0.05, 1.0)
+    assert key == "note_twice_allowed" and numbers["need"] <= 0.95
+    key, numbers = twice_as_fast(0.99, 0.5, 1.0)  # (k + 1) / (k/2 + 1) < 2 for every k
+    assert key == "note_twice_out_of_reach" and alpha_needed(2.0, 0.5, lambda k: 1.0, K_MAX) is None
+    assert theory_best(1.0, 0.5, 1.0)[1] < 2.0
+    for language in ("zh", "en"):
+        TEXT.table[key][language].format(unit="u", units="us", **numbers)
 
 
 def test_every_sentence_exists_in_both_languages_and_fills_in():

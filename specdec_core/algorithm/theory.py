@@ -44,6 +44,23 @@ def best_k(alpha: float, c: float, verify_cost=lambda k: 1.0, k_max: int = 16) -
     return k, scores[k]
 
 
+def alpha_needed(target: float, c: float, verify_cost=lambda k: 1.0, k_max: int = 16) -> float | None:
+    """The least alpha at which some k in 1..k_max is predicted to reach `target` speedup, to within 1e-6;
+    None where even alpha = 1 does not: (k + 1) / (k·c + verify_cost(k)) stays below the target for every k.
+
+    The best predicted speedup grows with alpha (every k's does), so bisection finds where it crosses.
+    """
+    if best_k(1.0, c, verify_cost, k_max)[1] < target:
+        return None
+    low, high = 0.0, 1.0  # best_k(low) < target <= best_k(high), unless the target is met at alpha 0
+    if best_k(low, c, verify_cost, k_max)[1] >= target:
+        return 0.0
+    while high - low > 1e-6:
+        middle = (low + high) / 2
+        low, high = (low, middle) if best_k(middle, c, verify_cost, k_max)[1] >= target else (middle, high)
+    return high
+
+
 def accepted_length_law(alpha: float, k: int) -> list[float]:
     """P(a round accepts i of its k drafts), i = 0..k, when each draft is accepted with chance alpha
     independently of the others (the paper's simplifying assumption, section 3.1): alpha^i (1 - alpha)

@@ -9,7 +9,7 @@ import math
 
 import plotly.graph_objects as go
 
-from specdec_core.algorithm.theory import best_k, expected_tokens_per_round, most_tokens_per_round, speedup
+from specdec_core.algorithm.theory import alpha_needed, best_k, expected_tokens_per_round, most_tokens_per_round, speedup
 from specdec_core.services.bench import headline
 from ui.shared.theme import INK, LIGHT_INK, PAPER, VERMILION, on_paper
 
@@ -32,6 +32,18 @@ def theory_curve(alpha: float, c: float, verify_cost: float, k_max: int = K_MAX)
 
 def theory_best(alpha: float, c: float, verify_cost: float, k_max: int = K_MAX) -> tuple[int, float]:
     return best_k(alpha, c, lambda k: verify_cost, k_max=k_max)
+
+
+def twice_as_fast(alpha: float, c: float, verify_cost: float, k_max: int = K_MAX) -> tuple[str, dict]:
+    """Whether the theory lets this run's costs reach 2x, the parable's "almost twice as fast": the note's key and
+    numbers. need: the least alpha that reaches it at the best k (verify cost held at its measured value);
+    need_free: the same for a scribe who costs nothing, where only alpha's 1/(1 - alpha) limits a glance."""
+    numbers = dict(alpha=alpha, c=c, v=verify_cost, k_max=k_max)
+    need = alpha_needed(2.0, c, lambda k: verify_cost, k_max)
+    if need is None:
+        return "note_twice_out_of_reach", numbers
+    numbers |= dict(need=need, need_free=alpha_needed(2.0, 0.0, lambda k: verify_cost, k_max))
+    return ("note_twice_allowed" if alpha >= need else "note_twice_needs"), numbers
 
 
 def round_cost(k: int, c: float, verify_cost: float) -> float:

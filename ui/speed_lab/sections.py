@@ -25,6 +25,7 @@ from ui.speed_lab.plots import (
     temperature_lesson,
     temperature_rows,
     theory_best,
+    twice_as_fast,
     verdict,
 )
 from ui.speed_lab.runs import REPEATS, cached_bench, measure_settings, sweep_cells
@@ -130,6 +131,8 @@ def teaching_notes(result: dict, settings) -> None:
         st.markdown(TEXT("note_verify", rows=settings.k + 1, v=result["verify_cost"], device=result["device"]))
         st.markdown(TEXT("note_cost", c=result["c"], alpha=result["alpha"], predicted=result["predicted_speedup"],
                          measured=headline(result)["speedup"]))
+        key, numbers = twice_as_fast(result["alpha"], result["c"], result["verify_cost"])
+        st.markdown(TEXT(key, **numbers))
 
 
 def show_verdict(result: dict, choice, settings) -> None:

@@ -54,6 +54,24 @@ TEXT = Texts(
             "en": "- Each drafted {unit} cost c = {c:.3f} of a master forward; acceptance α = {alpha:.2f}. Theory predicts "
             "{predicted:.2f}×, measured {measured:.2f}×.",
         },
+        "note_twice_needs": {
+            "zh": "- 為什麼不是快一倍？照定理 3.8 與這次的 c = {c:.3f}、v = {v:.2f}，k 在 1 到 {k_max} 之間取最好的，α 至少要 {need:.2f} 才到 2 倍"
+            "（這次 α = {alpha:.2f}）。就算阿速寫字不花時間（c = 0），α 也得至少 {need_free:.2f}：行再長，墨卿看一眼平均最多只得 1/(1 − α) 個{unit}。",
+            "en": "- Why not twice as fast? By Theorem 3.8 with this run's c = {c:.3f} and v = {v:.2f}, at the best k from 1 to {k_max}, 2× needs "
+            "α ≥ {need:.2f} (this run: α = {alpha:.2f}). Even a scribe who cost nothing (c = 0) would need α ≥ {need_free:.2f}: however "
+            "long the line, one glance yields at most 1/(1 − α) {units} on average.",
+        },
+        "note_twice_allowed": {
+            "zh": "- 快一倍？照定理 3.8，這次的 α = {alpha:.2f} 夠了：以這次的 c = {c:.3f}、v = {v:.2f}，k 在 1 到 {k_max} 之間取最好的，α ≥ {need:.2f} 就到 2 倍。",
+            "en": "- Twice as fast? By Theorem 3.8 this run's α = {alpha:.2f} is enough: with its c = {c:.3f} and v = {v:.2f}, at the best k from "
+            "1 to {k_max}, 2× needs α ≥ {need:.2f}.",
+        },
+        "note_twice_out_of_reach": {
+            "zh": "- 快一倍？這個 c 做不到，阿速的 α 再高也一樣：即使每個草稿都被接受，一輪寫 k + 1 個{unit}要花 k·c + v；"
+            "c = {c:.3f}、v = {v:.2f} 時，k 從 1 到 {k_max} 都不到 2 倍。",
+            "en": "- Twice as fast? Not at this c, however high the scribe's α: even with every draft kept, a round writes k + 1 {units} "
+            "for k·c + v, and with c = {c:.3f} and v = {v:.2f} that stays below 2× for every k from 1 to {k_max}.",
+        },
         "measure_again": {
             "zh": "側欄的設定改了，這組還沒量過：按「實測一次」再量。",
             "en": "The sidebar's settings changed and these have not been measured: press Measure to measure them.",
