@@ -75,7 +75,7 @@ def _proof_args(commands) -> None:
 def _bench_args(commands) -> None:
     bench = commands.add_parser("bench", help="tokens/s: speculative vs plain (vs transformers)")
     _common(bench)
-    bench.add_argument("--tokens", type=whole(1, MAX_TOKENS), default=64)
+    bench.add_argument("--tokens", type=whole(1, MAX_TOKENS), default=None, help="default: the pair's own length, as the app opens it")
     bench.add_argument("--repeats", type=whole(1, 100), default=3)
     bench.add_argument("--vs-hf", action="store_true", help="also time transformers' assisted generation")
     bench.add_argument("--sweep-k", type=whole_list(1, MAX_K), default=None, help="comma-separated k values: bench each, report the best")
@@ -146,7 +146,7 @@ def _with_pair_defaults(args: argparse.Namespace) -> argparse.Namespace:
         return args
     defaults = run_defaults(args.pair)
     for name, value in (("k", defaults.k), ("temperature", defaults.temperature), ("top_p", defaults.top_p),
-                        ("max_new_tokens", defaults.max_new_tokens)):
+                        ("max_new_tokens", defaults.max_new_tokens), ("tokens", defaults.max_new_tokens)):
         if getattr(args, name, False) is None:
             setattr(args, name, value)
     return args
