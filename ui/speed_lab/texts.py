@@ -56,7 +56,7 @@ TEXT = Texts(
         },
         "note_twice_needs": {
             "zh": "- 快一倍？照定理 3.8 與這次的 c = {c:.3f}、v = {v:.2f}，k 在 1 到 {k_max} 之間取最好的，α 至少要 {need:.2f} 才到 2 倍"
-            "（這次 α = {alpha:.2f}）。就算阿速寫字不花時間（c = 0），α 也得至少 {need_free:.2f}：行再長，墨卿看一眼平均最多只得 1/(1 − α) 個{unit}。",
+            "（這次 α = {alpha:.2f}）。就算阿速打草稿不花時間（c = 0），α 也得至少 {need_free:.2f}：行再長，墨卿看一眼平均最多只得 1/(1 − α) 個{unit}。",
             "en": "- Twice as fast? By Theorem 3.8 with this run's c = {c:.3f} and v = {v:.2f}, at the best k from 1 to {k_max}, 2× needs "
             "α ≥ {need:.2f} (this run: α = {alpha:.2f}). Even a scribe who cost nothing (c = 0) would need α ≥ {need_free:.2f}: however "
             "long the line, one glance yields at most 1/(1 − α) {units} on average.",
