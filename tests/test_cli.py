@@ -85,7 +85,7 @@ def test_what_a_command_leaves_out_is_the_pair_s_own_as_the_app_opens_it():
     tiny = _with_pair_defaults(_parser().parse_args(["bench", "--pair", "tiny", "--temperature", "0.5"]))
     assert (tiny.k, tiny.temperature, tiny.tokens) == (4, 0.5, 48)
     chat = _with_pair_defaults(_parser().parse_args(["bench", "--pair", "smollm2", "--prompts", "heldout"]))
-    assert chat.tokens == 96  # the length the model card's smollm2 figures name, which 64 once measured instead
+    assert chat.tokens == 96  # the length the model card's smollm2 figures name
     told = _with_pair_defaults(_parser().parse_args(["bench", "--pair", "smollm2", "--tokens", "32"]))
     assert told.tokens == 32
     chat = _with_pair_defaults(_parser().parse_args(["proof", "--pair", "smollm2", "--k", "2"]))
