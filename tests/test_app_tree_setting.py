@@ -131,3 +131,14 @@ def test_the_iron_rule_says_its_variants_are_not_the_sidebar_s_tree():
     assert not app.exception
     captions = [c.value.replace("\\", "") for c in app.caption]
     assert any("draft tree 2-2:" in c for c in captions), captions
+
+
+def test_a_tree_run_past_the_cache_s_first_capacity_is_drawn_to_its_end(monkeypatch):
+    """Issue 50, defect 1: a tree run that outgrew the cache's first capacity (256 positions) crashed the page
+    in keep_path. The capacity is made small so that an ordinary run reaches it."""
+    from specdec_core.runtimes import lean_llama
+    monkeypatch.setattr(lean_llama, "FIRST_CAPACITY", 8)
+    app = open_page("scriptorium", "en", shape="2-2-2-1", seed="3", **POETRY_TREE)
+    assert not app.exception and not app.error
+    trace = run_of(app)
+    assert len(trace.prompt_tokens) + len(trace.tokens) > lean_llama.FIRST_CAPACITY

@@ -215,3 +215,12 @@ def test_proof_as_the_page_with_too_few_samples_says_it_cannot_test(capsys, samp
     assert main(["proof", "--pair", "tiny", "--samples", str(samples), "--as-page"]) == 0
     out = capsys.readouterr().out
     assert f"{samples} speculative + {samples} plain" in out and "untestable with so few samples" in out
+
+
+def test_a_tree_run_longer_than_the_cache_s_first_capacity_writes_to_its_end(capsys, monkeypatch):
+    """Issue 50, defect 1: a tree run past the cache's first capacity crashed in keep_path (exit 1, a traceback)."""
+    from specdec_core.runtimes import lean_llama
+    monkeypatch.setattr(lean_llama, "FIRST_CAPACITY", 8)
+    out = run_json(capsys, "generate", "--pair", "poetry", "--prompt", "床前明月光，", "--tree", "dynamic-8-128", "--noise", "1", "--temperature", "2",
+                   "--max-new-tokens", "24", "--seed", "3", "--json")
+    assert len(out["tokens"]) + 7 > lean_llama.FIRST_CAPACITY   # the prompt's 6 characters and BOS, then these

@@ -107,3 +107,15 @@ def test_a_tree_out_of_step_with_the_cache_is_refused(master):
     lm.tree_logits(CONTEXT, TOKENS[:3], PARENTS[:3], n_last=3)
     with pytest.raises(RuntimeError, match="out of step with the tree"):
         lm.tree_logits(CONTEXT, [12] + TOKENS[1:9], PARENTS[:9], n_last=6)
+
+
+def test_a_path_is_kept_after_the_cache_grew_inside_a_forward(master, monkeypatch):
+    """Issue 50, defect 1: past its first capacity the cache grows inside a forward, in inference mode, and
+    keep_path's writes to it must be allowed (they raised 'Inplace update to inference tensor')."""
+    monkeypatch.setattr(lean_llama, "FIRST_CAPACITY", 8)
+    lm = LeanLlamaLM(master)
+    lm.logits(CONTEXT[:-1])
+    lm.tree_logits(CONTEXT, TOKENS, PARENTS, n_last=1)                 # 22 slots of 8: grown in the forward
+    lm.keep_path([1, 6, 12])
+    following = lm.cached + [3]
+    torch.testing.assert_close(lm.logits(following), LeanLlamaLM(master).logits(following), atol=1e-5, rtol=0)

@@ -174,6 +174,7 @@ class LeanLlamaLM:
         self.states[begin:end] = F.rms_norm(x, x.shape[-1:], self.norm, self.eps)
         return self.head(self.states[end - n_last : end])
 
+    @torch.inference_mode()   # a cache grown inside a forward is an inference tensor: write it in that mode too
     def keep_path(self, path: list[int]) -> None:
         """Keep the context and the tree's nodes on `path` (root down), the rest forgotten.
 
