@@ -5,7 +5,8 @@ import pytest
 import torch
 
 from specdec_core.runtimes import lean_llama
-from specdec_core.runtimes.lean_llama import LeanLlamaLM, node_paths, tree_depths, tree_mask
+from specdec_core.runtimes.lean_llama import LeanLlamaLM
+from specdec_core.runtimes.slot_cache import node_paths, tree_depths, tree_mask
 from tests.test_shared_embedding_draft import llama_master
 
 CONTEXT = [1, 4, 5, 6, 7, 8, 9]

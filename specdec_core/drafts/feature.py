@@ -25,7 +25,7 @@ import torch
 from transformers import PreTrainedModel
 
 from specdec_core.drafts.subset_lm import over_vocab
-from specdec_core.runtimes.lean_llama import tree_depths, tree_mask
+from specdec_core.runtimes.slot_cache import tree_depths, tree_mask
 from specdec_core.runtimes.feature_scribe import WEIGHTS, FeatureScribe, FeatureScribeLM, load_scribe, master_states, scribe_forward
 
 FEATURE_SCRIBE = "eagle"     # the rung's name: it drafts as EAGLE does

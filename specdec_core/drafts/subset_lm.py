@@ -14,7 +14,7 @@ from transformers import PreTrainedModel
 
 from specdec_core.drafts.context_copy import CopyScores, with_copies
 from specdec_core.drafts.lm import LMDraft
-from specdec_core.runtimes.lean_llama import node_paths
+from specdec_core.runtimes.slot_cache import node_paths
 
 
 class SubsetLMDraft(LMDraft):

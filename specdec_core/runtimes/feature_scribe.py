@@ -122,7 +122,7 @@ class FeatureScribeLM:
         """Feed slots length … length+T-1, slot j reading (states[j - length], next_tokens[j - length]).
 
         A sequence's slot is its position, attending the slots before it. A tree's nodes give their own
-        positions (T,) by depth and the mask (T, length+T) of what each attends (lean_llama.tree_mask).
+        positions (T,) by depth and the mask (T, length+T) of what each attends (slot_cache.tree_mask).
         """
         begin, end = self.length, self.length + len(next_tokens)
         if end > self.capacity:

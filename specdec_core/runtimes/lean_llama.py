@@ -12,8 +12,8 @@ The timings are on the model card (assets/models/README.md).
 
 ``cached_lm_for`` gives a model this forward where it fits and transformers' (cached_lm.py)
 otherwise; both offer the same calls. Only this one drafts and verifies trees (``tree_logits``,
-``keep_path``): a tree's nodes share one forward under a tree attention mask (SpecInfer, arXiv
-2305.09781, section 4), and the accepted path is gathered into place afterwards.
+``keep_path``); the bookkeeping of cache slots and trees it shares with the graph runtime
+(slot_cache.py).
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from specdec_core.runtimes.cached_lm import CachedLM
 from specdec_core.runtimes.decode_linear import DecodeLinear
 from specdec_core.runtimes.int8_linear import Int8Linear
 from specdec_core.runtimes.silenced_head import SilencedHead
+from specdec_core.runtimes.slot_cache import SlotCachedLM
 
 FIRST_CAPACITY = 256   # positions the cache holds before it first doubles
 PLAIN_LINEARS = (nn.Linear, DecodeLinear, Bf16Linear)
@@ -84,7 +85,7 @@ class Rows:
         return outs[0] if len(outs) == 1 else torch.cat(outs, -1)
 
 
-class LeanLlamaLM:
+class LeanLlamaLM(SlotCachedLM):
     """A Llama with its key/value cache: the calls of CachedLM, one sequence at a time."""
 
     def __init__(self, model: LlamaForCausalLM):
@@ -95,112 +96,28 @@ class LeanLlamaLM:
         self.embedding, self.rotary = body.embed_tokens, body.rotary_emb
         self.layers = [_LeanLayer(layer) for layer in body.layers]
         self.norm, self.head = body.norm.weight, Rows(model.lm_head)
-        self.capacity, self.caches = 0, []
-        self.start()
+        self.caches = []
+        super().__init__()
 
-    @property
-    def cache_len(self) -> int:
-        return len(self.cached)
-
-    @property
-    def slots_used(self) -> int:
-        """Cache slots holding keys and values: the sequence, then the nodes of a tree not yet settled."""
-        return len(self.cached) + len(self.tree_tokens)
-
-    def start(self) -> None:
-        """Forget everything: a new sequence begins."""
-        self.cached: list[int] = []
-        self._forget_tree()
-        if not self.capacity:
-            self._grow(FIRST_CAPACITY)
+    def _first_capacity(self) -> int:
+        return FIRST_CAPACITY
 
     @torch.inference_mode()
-    def logits(self, tokens: list[int], n_last: int = 1) -> torch.Tensor:
-        """Logits (n_last, head) after each of the last n_last positions of `tokens`.
-
-        Feeds tokens[cache_len:] in one forward; the cache must hold a prefix of `tokens`.
-        """
-        if tokens[: self.cache_len] != self.cached:
-            raise RuntimeError("cache out of step with the sequence: roll it back first")
-        self._forget_tree()  # a tree's nodes past the sequence are written over
-        begin, end = self.cache_len, len(tokens)
-        if not 1 <= n_last <= end - begin:
-            raise ValueError(f"need 1..{end - begin} new positions for n_last, got {n_last}")
-        if end > self.capacity:
-            self._grow(max(end, 2 * self.capacity))
-        x = self.embedding(torch.tensor(tokens[begin:], device=self.device))              # (T, H)
-        rotation = per_head(self.cos[begin:end], self.sin[begin:end], self.heads, self.kv_heads)  # (T, heads + 2 kv, D)
-        # each new position sees the cache and the new positions up to itself
-        mask = None if end - begin == 1 else (
-            torch.ones(end - begin, end, dtype=torch.bool, device=self.device).tril(begin))
+    def _forward(self, ids, begin, positions, mask, n_last) -> torch.Tensor:
+        end = begin + len(ids)
+        x = self.embedding(torch.tensor(ids, device=self.device))                                  # (T, H)
+        rotation = per_head(self.cos[positions], self.sin[positions], self.heads, self.kv_heads)  # (T, heads + 2 kv, D)
         for layer, cache in zip(self.layers, self.caches):
             x = layer(x, self, cache, begin, rotation, mask)
-        self.cached = list(tokens)
         self.states[begin:end] = F.rms_norm(x, x.shape[-1:], self.norm, self.eps)    # what the head reads, kept
         return self.head(self.states[end - n_last : end])
 
-    @torch.inference_mode()
-    def tree_logits(self, context: list[int], tokens: list[int], parents: list[int], n_last: int = 1) -> torch.Tensor:
-        """Logits (n_last, head) after each of the last n_last positions fed, for a context and a tree after it.
-
-        Node i holds tokens[i] under node parents[i] (-1: under the context's last token); parents come
-        before their children. It sits in cache slot len(context) + i at position len(context) + depth - 1
-        (depth 1 under the context), and attends the context and its own ancestors, not its cousins. The
-        cache holds a prefix of the context, or (an earlier call's) the whole context and the tree's first
-        nodes; this call feeds the rest in one forward. keep_path then keeps one path of the tree.
-        """
-        held = len(self.tree_tokens)
-        if held and (context != self.cached or tokens[:held] != self.tree_tokens or parents[:held] != self.tree_parents):
-            raise RuntimeError("cache out of step with the tree: keep a path or roll back first")
-        if not held and context[: self.cache_len] != self.cached:
-            raise RuntimeError("cache out of step with the sequence: roll it back first")
-        n_context, begin = len(context), self.slots_used
-        end = n_context + len(tokens)
-        if not 1 <= n_last <= end - begin:
-            raise ValueError(f"need 1..{end - begin} new positions for n_last, got {n_last}")
-        if end > self.capacity:
-            self._grow(max(end, 2 * self.capacity))
-        depth = tree_depths(parents)
-        positions = torch.tensor(list(range(begin, n_context)) + [n_context + d - 1 for d in depth[max(begin - n_context, 0):]],
-                                 device=self.device)                                         # (T,)
-        x = self.embedding(torch.tensor(context[begin:] + tokens[held:], device=self.device))  # (T, H)
-        rotation = per_head(self.cos[positions], self.sin[positions], self.heads, self.kv_heads)
-        mask = tree_mask(n_context, parents, begin, self.device)                               # (T, end)
-        if len(x) == 1 and bool(mask.all()):
-            mask = None                     # as logits() feeds one token: a chain's next node sees all before it
-        for layer, cache in zip(self.layers, self.caches):
-            x = layer(x, self, cache, begin, rotation, mask)
-        self.cached, self.tree_tokens, self.tree_parents = list(context), list(tokens), list(parents)
-        self.states[begin:end] = F.rms_norm(x, x.shape[-1:], self.norm, self.eps)
-        return self.head(self.states[end - n_last : end])
-
     @torch.inference_mode()   # a cache grown inside a forward is an inference tensor: write it in that mode too
-    def keep_path(self, path: list[int]) -> None:
-        """Keep the context and the tree's nodes on `path` (root down), the rest forgotten.
-
-        The path's keys and values are gathered from their slots into the slots after the context, where
-        their positions (by depth) already put them; nodes the cache never held (a draft does not feed its
-        leaves) end the kept path. A chain's path is already in place and nothing moves.
-        """
-        n_context, held = len(self.cached), len(self.tree_tokens)
-        kept = [node for node in path if node < held]
-        if kept != list(range(len(kept))):
-            source = n_context + torch.tensor(kept, device=self.device)
-            target = slice(n_context, n_context + len(kept))
-            for cache in self.caches:
-                cache[:, :, target] = cache[:, :, source]     # advanced indexing reads a copy first
-            self.states[target] = self.states[source]
-        self.cached += [self.tree_tokens[node] for node in kept]
-        self._forget_tree()
-
-    def rollback(self, n_keep: int) -> None:
-        """Drop cached positions past n_keep; the next forward writes over them."""
-        del self.cached[n_keep:]
-        self._forget_tree()
-
-    def _forget_tree(self) -> None:
-        self.tree_tokens: list[int] = []
-        self.tree_parents: list[int] = []
+    def _move(self, source: torch.Tensor, target: slice) -> None:
+        source = source.to(self.device)
+        for cache in self.caches:
+            cache[:, :, target] = cache[:, :, source]     # advanced indexing reads a copy first
+        self.states[target] = self.states[source]
 
     def _grow(self, capacity: int) -> None:
         """Room for `capacity` positions, keeping what is cached, and rotary tables to match."""
@@ -236,40 +153,6 @@ class _LeanLayer:
         x = x + self.out(attended[0].transpose(0, 1).reshape(t, lm.heads * d))
         gate_up = self.gate_up(F.rms_norm(x, width, self.mlp_norm, lm.eps))
         return x + self.down(F.silu(gate_up[:, : lm.mlp_width]) * gate_up[:, lm.mlp_width :])   # (T, H)
-
-
-def tree_depths(parents: list[int]) -> list[int]:
-    """Each node's depth: 1 under the root (-1), one more than its parent's below; parents come first."""
-    depth: list[int] = []
-    for parent in parents:
-        depth.append(1 if parent < 0 else depth[parent] + 1)
-    return depth
-
-
-def node_paths(tokens: list[int], parents: list[int]) -> list[list[int]]:
-    """Each node's tokens from the root down to it, itself included."""
-    paths: list[list[int]] = []
-    for token, parent in zip(tokens, parents):
-        paths.append((paths[parent] if parent >= 0 else []) + [token])
-    return paths
-
-
-def tree_mask(n_context: int, parents: list[int], begin: int, device: torch.device) -> torch.Tensor:
-    """Which slots each fed position attends (end - begin, end), end = n_context + len(parents).
-
-    The context's positions are causal; node i attends the whole context, its ancestors and itself.
-    """
-    n, end = len(parents), n_context + len(parents)
-    sees = torch.zeros((n, n), dtype=torch.bool)            # (N, N) ancestor-or-self
-    for node, parent in enumerate(parents):
-        if parent >= 0:
-            sees[node] = sees[parent]
-        sees[node, node] = True
-    rows, columns = torch.arange(begin, end)[:, None], torch.arange(end)[None]
-    mask = columns <= rows                                  # (T, end) causal
-    fed_nodes = max(begin - n_context, 0)
-    mask[max(n_context - begin, 0):, n_context:] = sees[fed_nodes:]
-    return mask.to(device)
 
 
 def rotary_tables(rotary: nn.Module, capacity: int, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
