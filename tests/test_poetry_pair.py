@@ -28,7 +28,8 @@ def measured_alpha() -> dict[str, float]:
 
 
 def test_the_ladder_is_complete_and_the_quantised_master_is_default(poetry):
-    assert list(poetry.drafts) == ["mismatched", "unigram", "trigram", "bigram", "tiny", "distilled", "eagle", "int8-master"]
+    assert list(poetry.drafts) == ["mismatched", "unigram", "trigram", "bigram", "tiny", "distilled", "eagle", "int4-master",
+                                   "int8-master"]
     assert poetry.default_draft == "int8-master"
     assert poetry.vocab_size == poetry.target.config.vocab_size
 
@@ -74,7 +75,7 @@ def test_unknown_characters_cut_the_mismatched_scribes_text():
     assert pieces("系統Q統。", vocab, bos=1, eos=2) == [[1, 10, 11], [11, 12, 2]]
 
 
-@pytest.mark.parametrize("scribe", ["mismatched", "trigram", "distilled", "eagle", "int8-master"])
+@pytest.mark.parametrize("scribe", ["mismatched", "trigram", "distilled", "eagle", "int4-master", "int8-master"])
 def test_greedy_speculative_equals_the_masters_greedy(poetry, scribe):
     settings = DecodeSettings(k=4, sampling=SamplingConfig(temperature=0), max_new_tokens=48, stop_at_eos=False)
     ids = poetry.encode_prompt(PROMPT)
@@ -83,7 +84,7 @@ def test_greedy_speculative_equals_the_masters_greedy(poetry, scribe):
 
 
 @pytest.mark.parametrize("scribe, shape", [("distilled", "3-2-1-1"), ("int8-master", "3-2-1-1"), ("distilled", "dynamic-3-12"),
-                                           ("eagle", "3-2-1-1")])
+                                           ("eagle", "3-2-1-1"), ("int4-master", "2-2-1")])
 def test_a_greedy_tree_equals_the_masters_greedy(poetry, scribe, shape):
     """The scribe's top children at each depth, the master's argmax path through them: the master's own text."""
     settings = DecodeSettings(sampling=SamplingConfig(temperature=0), max_new_tokens=48, stop_at_eos=False, tree=shape)
@@ -113,7 +114,8 @@ def test_characters_outside_the_vocabulary_are_named(poetry):
         poetry.encode_prompt("床前Q月光")
 
 
-@pytest.mark.parametrize("scribe, rule, passes", [("int8-master", "exact", True), ("distilled", "exact", True), ("trigram", "exact", True),
+@pytest.mark.parametrize("scribe, rule, passes", [("int8-master", "exact", True), ("int4-master", "exact", True),
+                                                  ("distilled", "exact", True), ("trigram", "exact", True),
                                                   ("eagle", "exact", True), ("trigram", "resample-p", False)])
 def test_two_token_proof_on_the_trained_pair(poetry, scribe, rule, passes):
     """High-entropy p: the enumerated cells cover only part of the mass, the rest is pooled.

@@ -246,8 +246,9 @@ def test_a_sampled_run_has_no_twins_and_records_each_nodes_q_i(poetry):
             siblings = [node for node in r.tree if node.parent == parent]
             assert len({node.token for node in siblings}) == len(siblings)  # no twins
             taken = 0.0
-            for node in siblings:  # q_i(x) = q(x) / (1 - the q its elder siblings held), up to float32 sums of q
-                assert node.q_i == pytest.approx(node.q / (1 - taken), rel=2e-3, abs=1e-7)
+            for node in siblings:  # q_i(x) = q(x) / (1 - the q its elder siblings held), up to float32 sums of q:
+                # q sums to 1 only to about 2e-6 over 6,515 tokens, an error 1 - taken carries when an elder held nearly all
+                assert node.q_i == pytest.approx(node.q / (1 - taken), rel=2e-3 + 2e-6 / (1 - taken), abs=1e-7)
                 taken += node.q
                 nodes += 1
                 if node.tried:

@@ -16,7 +16,9 @@ from specdec_core.decoding.round_models import OneRowDraft, OneRowTarget
 from specdec_core.drafts.base import Draft
 from specdec_core.runtimes.cached_lm import CachedLM
 from specdec_core.runtimes.device import Clock
-from specdec_core.runtimes.lean_llama import LeanLlamaLM, cached_lm_for
+from specdec_core.runtimes.graph_llama import torch_beside_graph
+from specdec_core.runtimes.lean_llama import cached_lm_for
+from specdec_core.runtimes.slot_cache import SlotCachedLM
 from specdec_core.settings import MAX_K, DecodeSettings, Refusal, Target, check_fits
 
 PROMPT_PIECES = 32  # the question's last tokens, as written, kept for the sheet to show a token per cell
@@ -44,25 +46,32 @@ def plain_tokens(target: Target, prompt: list[int], settings: DecodeSettings) ->
     target_lm = cached_lm_for(target.model)
     _prefill(target_lm, None, prompt)
     context = list(prompt)
-    while len(context) - len(prompt) < settings.max_new_tokens:
-        p = probs_from_logits(target_lm.logits(context)[-1], settings.sampling)  # (V,)
-        # A plain round draws its token from the residual of p against an empty q: p itself, which the
-        # sampler reads with the same single uniform, so the same seed writes the same tokens.
-        token = int(sample(p, generator))
-        context.append(token)
-        if settings.stop_at_eos and token == target.eos_token_id:
-            break
+    with torch_beside_graph(target_lm):
+        while len(context) - len(prompt) < settings.max_new_tokens:
+            p = probs_from_logits(target_lm.logits(context)[-1], settings.sampling)  # (V,)
+            # A plain round draws its token from the residual of p against an empty q: p itself, which the
+            # sampler reads with the same single uniform, so the same seed writes the same tokens.
+            token = int(sample(p, generator))
+            context.append(token)
+            if settings.stop_at_eos and token == target.eos_token_id:
+                break
     return context[len(prompt) :]
 
 
 def _generate(target: Target, draft: Draft | None, prompt: list[int], settings: DecodeSettings) -> Trace:
     check_fits(prompt, settings, target.vocab_size, target.context_limit)  # a replayed trace's prompt is anybody's
-    device = target.model.device
-    clock = Clock(device)
-    generator = torch.Generator(device=device).manual_seed(settings.seed)
     target_lm = cached_lm_for(target.model)
     if settings.tree and draft:
         check_drafts_trees(target_lm, draft)
+    with torch_beside_graph(target_lm):
+        return _decode(target, target_lm, draft, prompt, settings)
+
+
+def _decode(target: Target, target_lm: CachedLM | SlotCachedLM, draft: Draft | None, prompt: list[int],
+            settings: DecodeSettings) -> Trace:
+    device = target.model.device
+    clock = Clock(device)
+    generator = torch.Generator(device=device).manual_seed(settings.seed)
     started = clock.now()
     _prefill(target_lm, draft, prompt)
     prefill_s = clock.now() - started
@@ -103,7 +112,7 @@ def _generate(target: Target, draft: Draft | None, prompt: list[int], settings: 
     )
 
 
-def _prefill(target_lm: CachedLM | LeanLlamaLM, draft: Draft | None, prompt: list[int]) -> None:
+def _prefill(target_lm: CachedLM | SlotCachedLM, draft: Draft | None, prompt: list[int]) -> None:
     """Start afresh and cache all but the last prompt token, which every round feeds again."""
     if draft:
         draft.start()

@@ -11,13 +11,13 @@ import torch
 
 from specdec_core.drafts.base import Draft
 from specdec_core.runtimes.cached_lm import CachedLM, SharedPrefix
-from specdec_core.runtimes.lean_llama import LeanLlamaLM
+from specdec_core.runtimes.slot_cache import SlotCachedLM
 
 
 class OneRowTarget:
     """A target with its cache, fed only what is new; rollback crops the cache."""
 
-    def __init__(self, lm: CachedLM | LeanLlamaLM):
+    def __init__(self, lm: CachedLM | SlotCachedLM):
         self.lm = lm
 
     @property

@@ -53,7 +53,7 @@ class FeatureDraft:
         self.name, self.vocab_size = name, vocab_size
         self.scribe, self.master = scribe, master
         self.lm = FeatureScribeLM(scribe, master)
-        self.notes = None              # the master's LeanLlamaLM whose states this run reads
+        self.notes = None              # the master's cached forward (lean or graph) whose states this run reads
         self.read_tokens: list[int] = []   # tokens whose positions the scribe's cache holds, plus one
         self.true_positions = 0        # leading cached positions that read the master's true state
         self.last_guess: torch.Tensor | None = None   # the predicted state after the last position read

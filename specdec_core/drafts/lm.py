@@ -8,10 +8,14 @@ import torch
 from transformers import PreTrainedModel
 
 from specdec_core.runtimes.cached_lm import SharedPrefix
+from specdec_core.runtimes.graph_llama import attach_graph
+from specdec_core.runtimes.int4_blocks import int4_copy
 from specdec_core.runtimes.int8_linear import int8_copy
-from specdec_core.runtimes.lean_llama import LeanLlamaLM, cached_lm_for
+from specdec_core.runtimes.lean_llama import cached_lm_for
+from specdec_core.runtimes.slot_cache import SlotCachedLM
 
 QUANTISED = "int8-master"  # the master's own weights rounded to int8 rows: the master in cheaper ink
+FOUR_BIT = "int4-master"   # the master's own weights in 4-bit blocks: the master in the cheapest ink
 
 
 class LMDraft:
@@ -47,8 +51,8 @@ class LMDraft:
 
     @property
     def drafts_trees(self) -> bool:
-        """Whether this scribe can expand a tree's depth in one forward: the lean forward's tree mask."""
-        return isinstance(self.lm, LeanLlamaLM)
+        """Whether this scribe can expand a tree's depth in one forward: a slot cache's tree mask (lean or graph)."""
+        return isinstance(self.lm, SlotCachedLM)
 
     def tree_logits(self, context: list[int], tokens: list[int], parents: list[int], n_last: int) -> torch.Tensor:
         """Scores (n_last, V) after the last n_last positions fed: the context's last, or a depth's nodes."""
@@ -80,5 +84,23 @@ class LMDraft:
 
 def quantised_master(target: PreTrainedModel, vocab_size: int) -> Callable[[], LMDraft]:
     """The int8-master scribe of a CPU target, its copy made on first use and then shared by every run."""
-    quantised = functools.cache(lambda: int8_copy(target))
+    def make() -> PreTrainedModel:
+        quantised = int8_copy(target)
+        if getattr(target, "decode_graph", None) is not None:   # beside a graph master, the same int8 rows in a graph
+            attach_graph(quantised, bits=8)
+        return quantised
+    quantised = functools.cache(make)
     return lambda: LMDraft(QUANTISED, quantised(), vocab_size)
+
+
+def four_bit_master(target: PreTrainedModel, vocab_size: int) -> Callable[[], LMDraft]:
+    """The int4-master scribe of a CPU target, made on first use and then shared by every run: torch holds
+    the weights its 4-bit blocks stand for (the proof's many rows read them), and where the master runs a
+    graph, the scribe runs the 4-bit graph of the same blocks (MatMulNBits) for the sheet's single row."""
+    def make() -> PreTrainedModel:
+        quantised = int4_copy(target)
+        if getattr(target, "decode_graph", None) is not None:
+            attach_graph(quantised, source=target, bits=4)
+        return quantised
+    quantised = functools.cache(make)
+    return lambda: LMDraft(FOUR_BIT, quantised(), vocab_size)

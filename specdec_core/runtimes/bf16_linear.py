@@ -1,11 +1,11 @@
-"""Linear layers that multiply by bfloat16 weights on CPU, for a model shipped in bfloat16.
+"""Linear layers that hold a model shipped in bfloat16 as bfloat16 weights on CPU, multiplied in float32.
 
-Decoding one token reads every weight to use it once; verifying k + 1 reads them once for k + 1
-rows. Where the CPU has bfloat16 matrix units (AMX), a bfloat16 product of a handful of rows costs
-about what one row costs: the weight-bound regime of a GPU, in which checking k + 1 characters
-costs about one. float32 products of the same matrices cost more with every row. The poetry master
-is shipped in bfloat16 and multiplied so; whichever forward runs it (transformers' or the lean
-one), the module is the same, so its p is the same.
+The poetry master is shipped in bfloat16. Held so, his weights take half the memory of float32; each
+product widens them to float32 (exactly: every bfloat16 value is a float32 one) and multiplies the
+float32 input, so torch computes the p the graph runtime computes from the same stored weights, to
+float32 rounding (runtimes/graph_llama.py decodes him; torch runs the proof's many rows). An earlier
+form rounded the input to bfloat16 as well, which moved logits by up to about 0.2 and flipped the
+master's greedy choice at near ties between the two runtimes.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from torch import nn
 
 
 class Bf16Linear(nn.Module):
-    """y = x Wᵀ with W held in bfloat16, x rounded to bfloat16, y returned in x's dtype."""
+    """y = x Wᵀ with W held in bfloat16, the product in x's dtype (float32 on CPU)."""
 
     def __init__(self, weight: torch.Tensor):
         super().__init__()
@@ -26,7 +26,7 @@ class Bf16Linear(nn.Module):
         self.bias = None
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return F.linear(x.to(torch.bfloat16), self.weight).to(x.dtype)
+        return F.linear(x, self.weight.to(x.dtype))
 
 
 def use_bf16_matrices(model: nn.Module) -> nn.Module:

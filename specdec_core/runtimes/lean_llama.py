@@ -25,6 +25,7 @@ from transformers import LlamaForCausalLM, PreTrainedModel
 from specdec_core.runtimes.bf16_linear import Bf16Linear
 from specdec_core.runtimes.cached_lm import CachedLM
 from specdec_core.runtimes.decode_linear import DecodeLinear
+from specdec_core.runtimes.graph_llama import GraphLlamaLM
 from specdec_core.runtimes.int8_linear import Int8Linear
 from specdec_core.runtimes.silenced_head import SilencedHead
 from specdec_core.runtimes.slot_cache import SlotCachedLM
@@ -33,8 +34,11 @@ FIRST_CAPACITY = 256   # positions the cache holds before it first doubles
 PLAIN_LINEARS = (nn.Linear, DecodeLinear, Bf16Linear)
 
 
-def cached_lm_for(model: PreTrainedModel) -> "CachedLM | LeanLlamaLM":
-    """The lean forward for a float32 Llama on CPU, transformers' cached forward for anything else."""
+def cached_lm_for(model: PreTrainedModel) -> "CachedLM | LeanLlamaLM | GraphLlamaLM":
+    """The model's decode graph where it has one (graph_llama.attach_graph), else the lean forward for a
+    float32 Llama on CPU, else transformers' cached forward."""
+    if getattr(model, "decode_graph", None) is not None:
+        return GraphLlamaLM(model.decode_graph)
     return LeanLlamaLM(model) if fits(model) else CachedLM(model)
 
 
@@ -80,7 +84,7 @@ class Rows:
         if self.int8:
             return torch._weight_int8pack_mm(x.to(torch.bfloat16), self.weight, self.scale).float()
         if self.bf16:
-            return F.linear(x.to(torch.bfloat16), self.weight).float()
+            return F.linear(x, self.weight.float())     # bfloat16 weights widened exactly, as Bf16Linear multiplies
         outs = [layer(x) for layer in self.layers]
         return outs[0] if len(outs) == 1 else torch.cat(outs, -1)
 

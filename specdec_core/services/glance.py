@@ -18,7 +18,10 @@ from transformers import PreTrainedModel
 
 from specdec_core.pairs.pair import ModelPair
 from specdec_core.runtimes.cached_lm import CachedLM
-from specdec_core.runtimes.lean_llama import LeanLlamaLM, cached_lm_for
+from specdec_core.runtimes.graph_llama import CORES as GRAPH_THREADS
+from specdec_core.runtimes.graph_llama import GraphLlamaLM, torch_beside_graph
+from specdec_core.runtimes.lean_llama import cached_lm_for
+from specdec_core.runtimes.slot_cache import SlotCachedLM
 
 # Positions checked in one forward: a round checks k + 1, and the sidebar's k runs 1 … 12, so every round's
 # size is measured, then a few larger ones to show where the line bends.
@@ -42,8 +45,9 @@ class GlanceTimes:
     weight_bytes: int  # what one forward reads in full
     copy_gb_s: float  # measured memory-copy speed (bytes read plus bytes written, per second)
     device: str
-    threads: int  # torch threads the forwards ran on
+    threads: int  # threads the forwards ran on
     measured_at: str  # UTC, ISO 8601
+    runtime: str = "torch"  # "graph": the master's ONNX Runtime graph (runtimes/graph_llama.py); "torch" otherwise
 
     @property
     def read_weights_ms(self) -> float:
@@ -66,7 +70,29 @@ def measure_glance(pair: ModelPair, context: list[int], sizes: tuple[int, ...] =
     sizes = tuple(n for n in sizes if len(context) + n <= pair.context_limit)
     if not context or not sizes:
         raise ValueError(f"no room for a glance after a context of {len(context)} positions")
-    lm = cached_lm_for(model)  # the forward a round runs: the lean one for a float32 Llama on CPU
+    lm = cached_lm_for(model)  # the forward a round runs: his graph where he has one, else the lean torch forward
+    graph = isinstance(lm, GraphLlamaLM)
+    with torch_beside_graph(lm):   # as a round runs it
+        times = _timed_sizes(lm, context, sizes, repeats, budget_s)
+    done = len(times[sizes[0]])
+    return GlanceTimes(
+        sizes=sizes,
+        median_ms=tuple(statistics.median(times[n]) * 1000 for n in sizes),
+        low_ms=tuple(min(times[n]) * 1000 for n in sizes),
+        high_ms=tuple(max(times[n]) * 1000 for n in sizes),
+        repeats=done,
+        context=len(context),
+        weight_bytes=lm.graph.read_bytes if graph else weight_bytes(model),
+        copy_gb_s=copy_speed(model.device),
+        device=str(model.device),
+        threads=GRAPH_THREADS if graph else torch.get_num_threads(),
+        measured_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        runtime="graph" if graph else "torch",
+    )
+
+
+def _timed_sizes(lm, context: list[int], sizes: tuple[int, ...], repeats: int, budget_s: float) -> dict[int, list[float]]:
+    """Seconds of each forward per size, sizes interleaved in alternating order, after a prefill and a warm-up."""
     lm.logits(context)  # the prefill: the cache now holds the context
     filler = list(islice(cycle(context), max(sizes)))  # real tokens, so the forward is an ordinary one
     for n in (sizes[0], sizes[-1]):  # warm-up: first calls pay for allocation
@@ -78,23 +104,10 @@ def measure_glance(pair: ModelPair, context: list[int], sizes: tuple[int, ...] =
             break
         for n in (sizes if rep % 2 == 0 else reversed(sizes)):
             times[n].append(_timed_forward(lm, context, filler[:n]))
-    done = len(times[sizes[0]])
-    return GlanceTimes(
-        sizes=sizes,
-        median_ms=tuple(statistics.median(times[n]) * 1000 for n in sizes),
-        low_ms=tuple(min(times[n]) * 1000 for n in sizes),
-        high_ms=tuple(max(times[n]) * 1000 for n in sizes),
-        repeats=done,
-        context=len(context),
-        weight_bytes=weight_bytes(model),
-        copy_gb_s=copy_speed(model.device),
-        device=str(model.device),
-        threads=torch.get_num_threads(),
-        measured_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-    )
+    return times
 
 
-def _timed_forward(lm: CachedLM | LeanLlamaLM, context: list[int], new: list[int]) -> float:
+def _timed_forward(lm: CachedLM | SlotCachedLM, context: list[int], new: list[int]) -> float:
     """Seconds for one forward over `new` with logits at each of its positions (as verifying reads them)."""
     _settle(lm.device)
     started = time.perf_counter()

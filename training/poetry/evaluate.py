@@ -27,8 +27,9 @@ import torch.nn.functional as F
 from specdec_core.drafts.feature import FEATURE_SCRIBE
 from specdec_core.drafts.ngram import NgramModel
 from specdec_core.drafts.subset_lm import over_vocab
-from specdec_core.pairs.poetry import FEATURE_DIR, QUANTISED  # no files: made from the master when loaded
+from specdec_core.pairs.poetry import FEATURE_DIR, FOUR_BIT, QUANTISED  # no files: made from the master when loaded
 from specdec_core.runtimes.feature_scribe import WEIGHTS, head_rows, load_scribe
+from specdec_core.runtimes.int4_blocks import int4_copy
 from specdec_core.runtimes.int8_linear import Int8Linear, int8_copy
 from training.poetry import data, form
 from training.poetry.models import build_model, describe
@@ -241,10 +242,11 @@ def update_ladder_alpha(seed: int = SEED, only: tuple[str, ...] = ()) -> dict:
     """
     torch.set_num_threads(2)
     master = load_exported(MASTER)
-    wanted = set(only) if only else {*COUNT_RUNGS, *SCRIBES, QUANTISED, FEATURE_SCRIBE}   # load no other rung
+    wanted = set(only) if only else {*COUNT_RUNGS, *SCRIBES, QUANTISED, FOUR_BIT, FEATURE_SCRIBE}   # load no other rung
     rungs = {**count_rungs([n for n in COUNT_RUNGS if n in wanted]),
              **{n: load_exported(n) for n in available(SCRIBES) if n in wanted},
-             **({QUANTISED: int8_copy(master)} if QUANTISED in wanted else {})}
+             **({QUANTISED: int8_copy(master)} if QUANTISED in wanted else {}),
+             **({FOUR_BIT: int4_copy(master)} if FOUR_BIT in wanted else {})}
     eagle = feature_scribe(master) if FEATURE_SCRIBE in wanted else None
     chunks = data.entry_chunks(data.stream("val"), 256)
     path = ASSETS / "metrics.json"
@@ -282,7 +284,7 @@ def evaluate_all(seed: int = SEED) -> dict:
                        "val_loss_nats_per_token": val_loss(m, val_ids, 256),
                        "ms_per_token": ms[n], "c_vs_master": ms[n] / ms[MASTER]}
                    for n, m in models.items()},
-        **ladder_alpha(master, {**count_rungs(), **scribes, QUANTISED: quantised}, chunks, seed, feature_scribe(master)),
+        **ladder_alpha(master, {**count_rungs(), **scribes, QUANTISED: quantised, FOUR_BIT: int4_copy(master)}, chunks, seed, feature_scribe(master)),
         "master_verify_ms": verify,
     }
     metrics["models"][QUANTISED] = {"made": "on load, from the master's matrices (int8 rows)",

@@ -17,6 +17,7 @@ NAMES = Texts(
         "distilled": {"zh": "蒸餾模型", "en": "distilled"},
         "distilled-4": {"zh": "蒸餾模型（前四層）", "en": "distilled-4"},
         "eagle": {"zh": "讀墨卿筆記的阿速", "en": "eagle"},
+        "int4-master": {"zh": "墨卿的四位元副本", "en": "int4-master"},
         "int8-master": {"zh": "墨卿的八位元副本", "en": "int8-master"},
     }
 )

@@ -47,8 +47,9 @@ def show_glance(choice, prompt: str) -> None:
         return
     checked = choice.settings.k + 1
     chart(st, glance_figure(times, checked, chart_labels(checked)), key="glance_chart")
+    runtime = TEXT.plain(f"runtime_{times.runtime}", threads=times.threads)
     st.caption(TEXT("glance_measured", when=times.measured_at.replace("T", " ").removesuffix("+00:00"), device=times.device,
-                    threads=times.threads, context=times.context, repeats=times.repeats))
+                    runtime=runtime, context=times.context, repeats=times.repeats))
     st.markdown("\n\n".join(glance_sentences(times, choice.settings.k)))
 
 

@@ -31,10 +31,19 @@ TEXT = Texts(
         "g_positions": {"zh": "一次前向計算校閱的位置數", "en": "positions checked in one forward"},
         "g_ms": {"zh": "毫秒", "en": "ms"},
         "glance_measured": {
-            "zh": "實測於 {when}（UTC），裝置 {device}，torch 執行緒 {threads} 個（與本站每次抄寫相同），提示已佔 {context} 個位置；"
-            "每個位置數量量 {repeats} 次，畫中位數。",
-            "en": "Measured at {when} UTC on {device}, {threads} torch thread(s) (as every run here), after a prompt of "
-            "{context} positions; {repeats} forwards per size, the median drawn.",
+            "zh": "實測於 {when}（UTC），裝置 {device}，{runtime}，提示已佔 {context} 個位置；每個位置數量量 {repeats} 次，畫中位數。",
+            "en": "Measured at {when} UTC on {device}, {runtime}, after a prompt of {context} positions; {repeats} forwards per "
+            "size, the median drawn.",
+        },
+        "runtime_graph": {
+            "zh": "墨卿以 ONNX Runtime 計算圖運算（float32 權重，{threads} 個執行緒）：這台 CPU 上他最快的精確算法，本站每次抄寫都用它",
+            "en": "the master run as an ONNX Runtime graph (float32 weights, {threads} threads): his fastest exact forward on "
+            "this CPU, which every run here uses",
+        },
+        "runtime_torch": {
+            "zh": "墨卿以 torch 運算（{threads} 個執行緒，與本站每次抄寫相同）：計算圖只給 CPU 上的 Llama，這一對沒有",
+            "en": "the master run by torch ({threads} thread(s), as every run here): only a Llama on CPU gets a graph, and "
+            "this pair's master has none",
         },
         "glance_flat": {
             "zh": "校閱 {last} 個位置要 {t_last:.1f} 毫秒，是只校 1 個（{t_one:.1f} 毫秒）的 {ratio:.2f} 倍，而不是 {last} 倍："
