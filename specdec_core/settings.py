@@ -139,7 +139,7 @@ def tree_shape(text: str) -> TreeShape | None:
     parts = str(text).split("-")
     dynamic = parts[0] == "dynamic"
     numbers = parts[1:] if dynamic else parts
-    if not (1 <= len(numbers) <= MAX_K and all(part.isdigit() for part in numbers)) or (dynamic and len(numbers) != 2):
+    if not (1 <= len(numbers) <= MAX_K and all(part.isascii() and part.isdigit() for part in numbers)) or (dynamic and len(numbers) != 2):
         raise SettingsError(f"a tree is written as children per depth, such as 3-2-1-1 (1 to {MAX_K} depths), or as "
                             f"dynamic-W-B; got {str(text)[:40]!r}", "tree_unreadable", value=str(text)[:40], most=MAX_K)
     values = tuple(int(part) for part in numbers)

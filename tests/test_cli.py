@@ -224,3 +224,19 @@ def test_a_tree_run_longer_than_the_cache_s_first_capacity_writes_to_its_end(cap
     out = run_json(capsys, "generate", "--pair", "poetry", "--prompt", "床前明月光，", "--tree", "dynamic-8-128", "--noise", "1", "--temperature", "2",
                    "--max-new-tokens", "24", "--seed", "3", "--json")
     assert len(out["tokens"]) + 7 > lean_llama.FIRST_CAPACITY   # the prompt's 6 characters and BOS, then these
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["generate", "--pair", "tiny", "--prompt", "春", "--k", "99"], "argument --k: 99 is outside 1–32"),
+    (["bench", "--pair", "tiny", "--temperature", "nan"], "argument --temperature: nan is outside 0–10"),
+    (["generate", "--pair", "tiny", "--prompt", "春", "--tree", "²"], "a tree is written as children per depth"),
+])
+def test_a_bad_value_is_one_line_that_names_it_not_the_usage_block(capsys, argv, said):
+    """Issue 50, defect 9: out-of-range values printed the whole usage block first; '²' printed int()'s message."""
+    try:
+        code = main(argv)
+    except SystemExit as stop:
+        code = stop.code
+    err = capsys.readouterr().err
+    assert code == 2 and said in err and "usage:" not in err and "int()" not in err
+    assert len(err.strip().splitlines()) == 1

@@ -149,3 +149,10 @@ def test_a_slot_count_past_the_cores_takes_no_more_threads_than_cores(monkeypatc
     finally:
         torch.set_num_threads(threads_before)
         run_slots._model_slots.clear()
+
+
+@pytest.mark.parametrize("wanted", ["²", "٣", "-1", "0", "two"])
+def test_a_slot_count_that_is_not_a_plain_whole_number_leaves_one_slot_a_core(monkeypatch, wanted):
+    """'²' and '٣' are digits to str.isdigit; int() refuses the first, and neither is a count anyone typed."""
+    monkeypatch.setenv(run_slots.SLOTS_VAR, wanted)
+    assert run_slots.slot_count() == run_slots.CORES

@@ -35,8 +35,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, whose mistakes print one line that says what was wrong (the usage block is --help's)."""
+
+    def error(self, message: str):
+        self.exit(2, f"error: {message} (python -m specdec_core {self.prog.split()[-1]} --help lists the options)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m specdec_core", description=__doc__)
+    parser = _Parser(prog="python -m specdec_core", description=__doc__)
     commands = parser.add_subparsers(required=True)
     for add in (_generate_args, _proof_args, _bench_args, _ladder_args, _record_args):
         add(commands)

@@ -102,7 +102,7 @@ def load_replay() -> Trace | None:
 
 def run_id(text: str) -> int:
     """An archive id from a link: a whole number SQLite can hold, else ValueError."""
-    number = int(text) if text.isdigit() and len(text) <= MAX_ID_DIGITS else 0
+    number = int(text) if text.isascii() and text.isdigit() and len(text) <= MAX_ID_DIGITS else 0
     if not 1 <= number <= MAX_ID:
         raise ValueError(f"no run {text!r}")
     return number

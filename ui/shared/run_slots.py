@@ -26,7 +26,7 @@ CORES = len(os.sched_getaffinity(0))  # the most torch threads one run may take,
 
 def slot_count() -> int:
     wanted = os.environ.get(SLOTS_VAR, "")
-    return int(wanted) if wanted.isdigit() and int(wanted) > 0 else CORES
+    return int(wanted) if wanted.isascii() and wanted.isdigit() and int(wanted) > 0 else CORES   # '²' is a digit to isdigit
 
 
 class Slots(threading.BoundedSemaphore):
