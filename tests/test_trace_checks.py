@@ -45,6 +45,14 @@ HOSTILE = {
     "a piece of a megabyte": ("rounds.0.drafted.0.piece", "字" * 1_000_000),
     "a k of thousands": ("rounds.0.k", 5000),
     "first_rejected a word": ("rounds.0.first_rejected", "none"),
+    # issue 50, defects 4 and 8: 7.9 M characters in pair added 15.8 MB to the archive a time; U+202E reversed its table
+    "a pair name of megabytes": ("pair", "p" * 7_900_000),
+    "a scribe name past any scribe's": ("scribe", "s" * 65),
+    "a direction mark in the pair": ("pair", "tiny\u202e"),
+    "a control character in the scribe": ("scribe", "lm\u0000"),
+    "a text far past its tokens": ("text", "字" * 200_000),
+    "a prompt text far past its tokens": ("prompt_text", "字" * 200_000),
+    "a rule name of megabytes in the settings": ("settings.rule", "r" * 300),
 }
 
 

@@ -7,6 +7,7 @@ and words that pick a style (a round's next_kind, a trace's mode) must be one of
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import fields, is_dataclass
 from types import UnionType
 from typing import Union, get_args, get_origin, get_type_hints
@@ -21,6 +22,10 @@ TIMINGS = {"draft_s", "target_s", "other_s", "prefill_s", "wall_s"}
 TOKENS = {"token", "next_token"}
 TOKEN_LISTS = {"prompt_tokens", "tokens", "target_cache", "draft_cache"}
 COUNTS = {"index", "context_len", "n_accepted"}
+NAMES = {"pair", "scribe"}    # shown in the archive's table and filters, stored in its columns
+MAX_NAME_CHARS = 64           # longer than any pair's or scribe's name (a hub pair names two model ids)
+TEXTS = {"text", "prompt_text"}
+MAX_TEXT_CHARS = 16 * 8192    # 16 characters a token at any pair's longest context; tokens average under 5
 
 
 def problems(record) -> list[str]:
@@ -64,6 +69,10 @@ def _check_value(name: str, value, path: str, found: list[str]) -> None:
         bad = f"a k from 0 to {MAX_K}"
     elif name in ("piece", "next_piece") and len(value) > MAX_PIECE_CHARS:
         bad = f"a piece of at most {MAX_PIECE_CHARS} characters"
+    elif name in NAMES and not _plain_name(value):
+        bad = f"a name of at most {MAX_NAME_CHARS} characters, none a control character or direction mark"
+    elif name in TEXTS and len(value) > MAX_TEXT_CHARS:
+        bad = f"a text of at most {MAX_TEXT_CHARS} characters"
     elif name == "next_kind" and value not in NEXT_KINDS:
         bad = "one of " + ", ".join(NEXT_KINDS)
     elif name == "mode" and value not in MODES:
@@ -72,6 +81,11 @@ def _check_value(name: str, value, path: str, found: list[str]) -> None:
         bad = "an object of numbers, words, true/false and one nested object of them"
     if bad:
         found.append(f"{path} must be {bad}")
+
+
+def _plain_name(text: str) -> bool:
+    """Short, and free of what a table would act on: controls (Cc) and format characters (Cf, the bidi marks)."""
+    return len(text) <= MAX_NAME_CHARS and not any(unicodedata.category(c) in ("Cc", "Cf") for c in text)
 
 
 def _has_type(value, hint) -> bool:
