@@ -50,8 +50,6 @@ HOSTILE = {
     "a scribe name past any scribe's": ("scribe", "s" * 65),
     "a direction mark in the pair": ("pair", "tiny\u202e"),
     "a control character in the scribe": ("scribe", "lm\u0000"),
-    "a text far past its tokens": ("text", "字" * 200_000),
-    "a prompt text far past its tokens": ("prompt_text", "字" * 200_000),
     "a rule name of megabytes in the settings": ("settings.rule", "r" * 300),
 }
 

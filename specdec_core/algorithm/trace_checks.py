@@ -24,8 +24,6 @@ TOKEN_LISTS = {"prompt_tokens", "tokens", "target_cache", "draft_cache"}
 COUNTS = {"index", "context_len", "n_accepted"}
 NAMES = {"pair", "scribe"}    # shown in the archive's table and filters, stored in its columns
 MAX_NAME_CHARS = 64           # longer than any pair's or scribe's name (a hub pair names two model ids)
-TEXTS = {"text", "prompt_text"}
-MAX_TEXT_CHARS = 16 * 8192    # 16 characters a token at any pair's longest context; tokens average under 5
 
 
 def problems(record) -> list[str]:
@@ -71,8 +69,6 @@ def _check_value(name: str, value, path: str, found: list[str]) -> None:
         bad = f"a piece of at most {MAX_PIECE_CHARS} characters"
     elif name in NAMES and not _plain_name(value):
         bad = f"a name of at most {MAX_NAME_CHARS} characters, none a control character or direction mark"
-    elif name in TEXTS and len(value) > MAX_TEXT_CHARS:
-        bad = f"a text of at most {MAX_TEXT_CHARS} characters"
     elif name == "next_kind" and value not in NEXT_KINDS:
         bad = "one of " + ", ".join(NEXT_KINDS)
     elif name == "mode" and value not in MODES:
