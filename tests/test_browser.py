@@ -5,7 +5,6 @@ fragments, URL-bound widgets, tracebacks drawn on the page). .ci/run installs ch
 """
 from __future__ import annotations
 
-import time
 
 import pytest
 
@@ -127,9 +126,7 @@ def test_a_small_proof_finds_the_exact_rule_indistinguishable(tab, base):
     ("archive", {"zh": "卷宗", "en": "The archive"}),
 ], ids=["iron_rule", "speed_lab", "archive"])
 def test_the_other_pages_open_in_both_languages_without_a_traceback(tab, base, page, title):
-    start = time.monotonic()
     open_page(tab, base, page, expect=title["zh"], pair="tiny")
     expect(tab.locator("h1").first).to_contain_text(title["zh"])
     choose_language(tab, "en", title["en"])
     expect(tab.locator("h1").first).to_contain_text(title["en"])
-    assert time.monotonic() - start < 120

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 import torch
@@ -22,17 +21,15 @@ def times(median: list[float], sizes: tuple[int, ...] = (1, 2, 4, 8, 16, 32), we
                        copy_gb_s=10.0, device="cpu", threads=1, measured_at="2025-01-01T00:00:00+00:00")
 
 
-def test_the_tiny_masters_glance_is_measured_quickly_and_sanely(tiny, tiny_prompt):
+def test_the_tiny_masters_glance_measures_every_size_and_names_what_ran(tiny, tiny_prompt):
+    """What was measured, not how fast: speeds belong in benchmarks (issue 49, defect 13: a 16 ms spike failed a
+    ratio asserted here)."""
     torch.set_num_threads(1)  # as a run slot does
-    started = time.perf_counter()
     glance = measure_glance(tiny, tiny_prompt)
-    assert time.perf_counter() - started < 5
     assert glance.sizes == GLANCE_SIZES and glance.repeats >= MIN_REPEATS and glance.context == len(tiny_prompt)
     assert all(0 < low <= median <= high for low, median, high in zip(glance.low_ms, glance.median_ms, glance.high_ms))
-    # monotone-ish: one forward over 32 positions is far cheaper than 32 forwards, and not cheaper than half of one
-    assert 0.5 < glance.ratio(32) < 32
-    assert glance.copy_gb_s > 0.1 and glance.read_weights_ms > 0
-    assert glance.threads == 1 and glance.device == "cpu"
+    assert glance.copy_gb_s > 0 and glance.read_weights_ms > 0
+    assert glance.threads == 1 and glance.device == "cpu" and glance.runtime == "torch"   # the tiny pair has no graph
 
 
 def test_a_glance_needs_room_after_its_context(tiny):

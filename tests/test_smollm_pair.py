@@ -5,7 +5,6 @@ this file's second load included, reads the cache in seconds.
 """
 import json
 import sys
-import time
 from dataclasses import replace
 
 import pytest
@@ -93,9 +92,7 @@ def test_the_cache_is_written_once_then_read(smollm2, monkeypatch):
     assert (directory / "model.safetensors").is_file()
     assert json.loads((directory / smollm_pair.STAMP).read_text()) == smollm_pair._stamp(smollm_pair.gguf_path())
     monkeypatch.setattr(smollm_pair, "_convert", _must_not_convert)
-    started = time.perf_counter()
     load_pair("smollm2", device="cpu")
-    assert time.perf_counter() - started < 20  # a few seconds here; GGUF conversion takes 30 s or more
 
 
 def test_a_stale_cache_is_converted_again(tmp_path, monkeypatch):
