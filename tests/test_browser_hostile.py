@@ -35,7 +35,9 @@ MARKUP = [
 def hostile_trace(tiny, tiny_prompt) -> dict:
     trace = speculative_generate(tiny.as_target(), tiny.draft(), tiny_prompt, DecodeSettings(k=3, seed=31, max_new_tokens=12))
     data = json.loads(trace.to_json())
-    data.update(pair=MARKUP[1], scribe=MARKUP[0], prompt_text=" ".join(MARKUP), text=" ".join(reversed(MARKUP)))
+    # names are at most 64 characters (trace_checks): markup that fits one
+    data.update(pair=MARKUP[1], scribe=f'<img src="{BAIT}/s.png" onerror="x()">', prompt_text=" ".join(MARKUP),
+                text=" ".join(reversed(MARKUP)))
     data["extra"]["prompt_pieces"] = MARKUP
     for i, r in enumerate(data["rounds"]):
         r["next_piece"] = MARKUP[i % len(MARKUP)]
