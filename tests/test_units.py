@@ -84,3 +84,13 @@ def test_a_poetry_run_is_counted_in_characters(page, language):
 def app_labels(app) -> list[str]:
     """The sidebar's and the page's labels: the settings (k, new tokens) and the counters."""
     return [e.label for e in [*app.slider, *app.metric]]
+
+
+def test_bounds_and_times_read_as_a_reader_writes_them():
+    """Issue 49, defect 12: the seed range read "0–2.14748e+09" and timestamps "09:06+00:00 UTC"."""
+    from ui.shared.i18n import utc_time
+    from ui.shared.sidebar import KNOBS
+
+    assert KNOBS["seed"].allowed() == "0–2147483647"
+    assert utc_time("2026-12-05T09:06+00:00") == "2026-12-05 09:06"
+    assert utc_time("2026-12-05T09:06:31+00:00") == "2026-12-05 09:06:31"

@@ -12,7 +12,7 @@ from ui.proof.results import show_results
 from ui.proof.runs import cached_exact, run_live
 from ui.proof.texts import TEXT
 from ui.shared.errors import explain
-from ui.shared.i18n import language
+from ui.shared.i18n import language, utc_time
 from ui.shared.persist import remembered
 from ui.shared.sidebar import current_choice
 from ui.shared.texts import TEXT as COMMON
@@ -69,7 +69,7 @@ if key in runs:
         show_results(runs[key], exact, pair.as_target().piece, final=True)
 elif recording is not None:  # the class sees the result at once; Start sampling runs it live
     with board.container():
-        st.info(COMMON("recorded", when=recording.recorded_at.replace("T", " "), machine=recording.machine,
+        st.info(COMMON("recorded", when=utc_time(recording.recorded_at), machine=recording.machine,
                        command=recording.command))
         show_results(run_from_dict(recording.result), exact, pair.as_target().piece, final=True)
 else:

@@ -37,6 +37,11 @@ def language() -> str:
     return chosen if chosen in LANGUAGES else DEFAULT_LANGUAGE
 
 
+def utc_time(iso: str) -> str:
+    """An ISO 8601 UTC time as the pages print it before their "UTC": "2026-12-05 09:06", not "…09:06+00:00 UTC"."""
+    return iso.replace("T", " ").removesuffix("Z").removesuffix("+00:00")
+
+
 def without_bidi(text: object) -> str:
     """A visitor's text without the controls that reorder what follows it (wherever it is drawn)."""
     return BIDI_CONTROLS.sub("", str(text))

@@ -50,8 +50,13 @@ class Knob:
         if self.options:
             return ", ".join(self.options)
         if self.low is not None:
-            return f"{self.low:g}–{self.high:g}"
+            return f"{_number(self.low)}–{_number(self.high)}"
         return "true, false" if self.parse is _flag else ""
+
+
+def _number(value: float) -> str:
+    """A bound as a reader writes it: whole numbers in full (a seed's 2147483647, not 2.14748e+09)."""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def _temperature(text: str) -> float:

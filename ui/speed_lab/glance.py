@@ -6,6 +6,7 @@ import streamlit as st
 from specdec_core.pairs.pair import PairError
 from specdec_core.services.glance import GLANCE_SIZES, GlanceTimes, measure_glance
 from ui.shared.errors import explain
+from ui.shared.i18n import utc_time
 from ui.shared.models import cached_pair
 from ui.shared.run_slots import long_work, run_slot
 from ui.shared.texts import TEXT as COMMON
@@ -48,7 +49,7 @@ def show_glance(choice, prompt: str) -> None:
     checked = choice.settings.k + 1
     chart(st, glance_figure(times, checked, chart_labels(checked)), key="glance_chart")
     runtime = TEXT.plain(f"runtime_{times.runtime}", threads=times.threads)
-    st.caption(TEXT("glance_measured", when=times.measured_at.replace("T", " ").removesuffix("+00:00"), device=times.device,
+    st.caption(TEXT("glance_measured", when=utc_time(times.measured_at), device=times.device,
                     runtime=runtime, context=times.context, repeats=times.repeats))
     st.markdown("\n\n".join(glance_sentences(times, choice.settings.k)))
 

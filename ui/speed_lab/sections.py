@@ -7,6 +7,7 @@ from specdec_core.pairs.pair import PairError
 from specdec_core.services import recorded
 from specdec_core.settings import SettingsError
 from ui.shared.errors import explain
+from ui.shared.i18n import utc_time
 from ui.shared.models import cached_pair
 from ui.shared.run_slots import long_work
 from ui.shared.texts import TEXT as COMMON
@@ -57,7 +58,7 @@ def show_measurement(choice, prompts: tuple[str, ...], pressed: bool) -> None:
             return
     else:
         result = recording.result
-        st.info(COMMON("recorded", when=recording.recorded_at.replace("T", " "), machine=recording.machine, command=recording.command))
+        st.info(COMMON("recorded", when=utc_time(recording.recorded_at), machine=recording.machine, command=recording.command))
     sampling = settings.sampling
     runs = TEXT.plain("runs_one") if REPEATS == 1 else TEXT.plain("runs_many", n=REPEATS)
     st.caption(TEXT("measured_on", n=len(prompts), tokens=settings.max_new_tokens, runs=runs, device=result["device"],

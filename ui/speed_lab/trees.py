@@ -18,6 +18,7 @@ from specdec_core.services.bench import headline
 from specdec_core.services.glance import GLANCE_SIZES, GlanceTimes
 from specdec_core.settings import DecodeSettings
 from ui.shared.errors import explain
+from ui.shared.i18n import utc_time
 from ui.shared.models import tree_refusal
 from ui.shared.run_slots import long_work
 from ui.shared.sidebar import SHAPES, shape_label
@@ -134,7 +135,7 @@ def show_glance_cost(runs: dict[str, dict], glance: GlanceTimes) -> None:
     labels = {key: TEXT.plain("tv_fig_" + key) for key in ("title", "glance", "chain", "tree", "positions", "cost")}
     rounds = {name: (run["nodes_per_round"] + 1, run["verify_cost"]) for name, run in runs.items()}
     chart(st, verify_cost_figure(glance_points(glance, max(sizes.values())), rounds, labels), key="tree_glance")
-    st.caption(TEXT("tv_fig_caption", when=glance.measured_at.replace("T", " ").removesuffix("+00:00"), repeats=glance.repeats))
+    st.caption(TEXT("tv_fig_caption", when=utc_time(glance.measured_at), repeats=glance.repeats))
     missing = [n for n in sizes.values() if n not in glance.sizes]
     if missing:
         st.caption(TEXT("tv_glance_unmeasured", n=max(missing)))
