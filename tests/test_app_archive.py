@@ -157,6 +157,16 @@ def test_check_by_replay_vouches_for_a_genuine_run_and_catches_an_edited_seed(st
     assert any("did not write this run" in e.value for e in app.error), [e.value for e in app.error]
 
 
+def test_a_tree_run_shows_a_dash_for_k_not_none(store):
+    """Issue 49, defect 12: the archive read "None" in the k column of a tree run; its shape stands beside it."""
+    keep_run(cached_run("poetry", "cpu", "distilled", "床前明月光，", DecodeSettings(seed=5, max_new_tokens=12, tree="2-1")))
+    app_run(seed=6)
+    app = open_page("archive", "en", pair="tiny")
+    table = app.dataframe[0].value
+    shown = dict(zip(table["Shape"], table["k"]))
+    assert shown == {"2-1": "—", "one line": "3"}, shown
+
+
 def test_the_table_has_short_headers_so_every_column_fits(store):
     """#27: the table's last column was cut off beside the sidebar at 1400 px."""
     app_run(seed=19)

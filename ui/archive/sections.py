@@ -50,7 +50,7 @@ def table(rows: list[RunRow]) -> dict[str, list]:
         TEXT("col_created"): [r.created_at.strftime("%m-%d %H:%M") for r in rows],
         TEXT("pair"): [r.pair for r in rows],
         TEXT("scribe"): [scribe_name(r) for r in rows],
-        "k": [r.k for r in rows],
+        "k": [str(r.k) if r.k is not None else "—" for r in rows],   # a tree run has no k: its shape is beside it
         TEXT("col_tree"): [r.tree or TEXT.plain("chain") for r in rows],
         TEXT("col_temperature"): [r.temperature for r in rows],
         TEXT("col_seed"): [r.seed for r in rows],
