@@ -70,6 +70,18 @@ def test_the_chart_draws_the_measurement_and_nothing_else():
     json.loads(figure.to_json())
 
 
+@pytest.mark.parametrize("one_ms, near", [(1.2, True), (1.5, True), (6.5, False)])
+def test_the_lab_says_whether_one_step_sits_at_the_memory_roof(one_ms, near):
+    """Issue 48: a one-position step within 1.5 times the weights' read time is at the roof; the lab's own chart
+    once drew 1.83 ms against 6.5 ms under a lesson that said decoding is memory-bound."""
+    from ui.speed_lab.glance import glance_sentences
+
+    measured = times([one_ms, 2, 3, 4, 5, 6], weight_mb=10.0)       # 10 MB at 10 GB/s: 1 ms to read
+    said = glance_sentences(measured, k=3)[-1]                          # outside a session: the Chinese page
+    assert f"是把權重讀一遍（1.00 毫秒）的 {one_ms:.2f} 倍" in said
+    assert ("受記憶體頻寬所限" in said) is near and ("固定開銷" in said) is not near
+
+
 def test_the_verdict_follows_the_measured_ratio():
     assert glance_verdict(times([10, 10, 11, 11, 12, 15])) == "flat"  # 1.5 times
     assert glance_verdict(times([10, 12, 15, 20, 40, 80])) == "rising"

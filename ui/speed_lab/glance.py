@@ -54,6 +54,9 @@ def show_glance(choice, prompt: str) -> None:
     st.markdown("\n\n".join(glance_sentences(times, choice.settings.k)))
 
 
+NEAR_ROOF = 1.5   # a one-position step within 1.5 times the weights' read time is bound by memory (issue 48's bar)
+
+
 def chart_labels(checked: int) -> dict[str, str]:
     return {key: TEXT.plain("g_" + key) for key in ("title", "forward", "weights", "positions", "ms")} | {
         "round": TEXT.plain("g_round", n=checked)}
@@ -67,4 +70,7 @@ def glance_sentences(times: GlanceTimes, k: int) -> list[str]:
     if k + 1 in times.sizes:
         words.append(TEXT("glance_round", k=k, n=k + 1, t=times.median_ms[times.sizes.index(k + 1)], ratio=times.ratio(k + 1)))
     words.append(TEXT("glance_weights", mb=times.weight_bytes / 1e6, gb_s=times.copy_gb_s, read=times.read_weights_ms))
+    roof = times.median_ms[0] / times.read_weights_ms
+    words.append(TEXT("glance_roof_near" if roof <= NEAR_ROOF else "glance_roof_far", t_one=times.median_ms[0],
+                      read=times.read_weights_ms, ratio=roof))
     return words

@@ -35,6 +35,19 @@ TEXT = Texts(
             "en": "Measured at {when} UTC on {device}, {runtime}, after a prompt of {context} positions; {repeats} forwards per "
             "size, the median drawn.",
         },
+        "glance_roof_near": {
+            "zh": "只校 1 個位置要 {t_one:.1f} 毫秒，是把權重讀一遍（{read:.2f} 毫秒）的 {ratio:.2f} 倍：一步的時間幾乎都花在從記憶體搬權重，"
+            "這台機器上的解碼正如寓言所說，受記憶體頻寬所限。",
+            "en": "Checking 1 position takes {t_one:.1f} ms, {ratio:.2f} times reading the weights once ({read:.2f} ms): "
+            "almost all of a step goes to bringing the weights from memory, so decoding here is bound by memory "
+            "bandwidth, as the parable says.",
+        },
+        "glance_roof_far": {
+            "zh": "只校 1 個位置要 {t_one:.1f} 毫秒，是把權重讀一遍（{read:.2f} 毫秒）的 {ratio:.2f} 倍：一步的時間大多不是花在讀權重，"
+            "而是每個運算各自的固定開銷。",
+            "en": "Checking 1 position takes {t_one:.1f} ms, {ratio:.2f} times reading the weights once ({read:.2f} ms): most "
+            "of a step goes not to reading the weights but to each operation's own fixed cost.",
+        },
         "runtime_graph": {
             "zh": "墨卿以 ONNX Runtime 計算圖運算（float32 權重，{threads} 個執行緒）：這台 CPU 上他最快的精確算法，本站每次抄寫都用它",
             "en": "the master run as an ONNX Runtime graph (float32 weights, {threads} threads): his fastest exact forward on "
