@@ -115,6 +115,14 @@ def test_bench_on_heldout_times_the_pair_s_held_out_prompts(capsys, monkeypatch)
     assert timed == [heldout_prompts()] * 2 and len(timed[0]) >= 40
 
 
+def test_the_poetry_pair_s_held_out_first_lines_are_its_held_out_set():
+    from specdec_core.pairs.poetry import POETRY_DIR, heldout_prompts
+    from specdec_core.pairs.registry import pair_heldout_prompts
+
+    lines = (POETRY_DIR / "heldout_prompts.txt").read_text(encoding="utf-8").split()
+    assert pair_heldout_prompts("poetry") == heldout_prompts() == lines and len(lines) == 6
+
+
 def test_a_pair_without_a_held_out_set_says_so(capsys):
     assert main(["bench", "--pair", "tiny", "--tokens", "4", "--repeats", "1", "--prompts", "heldout"]) == 2
     assert "pair 'tiny' has no held-out prompt set" in capsys.readouterr().err

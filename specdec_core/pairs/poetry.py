@@ -56,6 +56,12 @@ def load_poetry_pair(device: torch.device):
     return ModelPair("poetry", target, tokenizer, scribes, default, EXAMPLE_PROMPTS)
 
 
+def heldout_prompts() -> list[str]:
+    """First lines of validation poems found in no training poem (heldout_prompts.txt), one a line."""
+    text = (POETRY_DIR / "heldout_prompts.txt").read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
 def _count_scribe(name: str, path: Path):
     counts = functools.cache(lambda: NgramModel.load(path))  # read on first use, then shared
     return lambda: NgramDraft(counts(), name=name)

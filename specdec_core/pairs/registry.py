@@ -8,6 +8,7 @@ import torch
 
 from specdec_core.pairs.any_models import load_any_pair
 from specdec_core.pairs.pair import ModelPair, PairError
+from specdec_core.pairs.poetry import heldout_prompts as poetry_heldout_prompts
 from specdec_core.pairs.poetry import load_poetry_pair, poetry_assets_present
 from specdec_core.pairs.smollm2 import heldout_prompts, load_smollm2_pair, smollm2_present
 from specdec_core.pairs.tiny import load_tiny_pair
@@ -50,7 +51,8 @@ def run_defaults(name: str) -> RunDefaults:
     return RUN_DEFAULTS.get(name, RunDefaults())
 
 
-HELDOUT_SETS: dict[str, Callable[[], list[str]]] = {"smollm2": heldout_prompts}   # pair: its held-out prompts
+HELDOUT_SETS: dict[str, Callable[[], list[str]]] = {"smollm2": heldout_prompts,   # pair: its held-out prompts
+                                                     "poetry": poetry_heldout_prompts}
 
 
 def pair_heldout_prompts(name: str) -> list[str]:
