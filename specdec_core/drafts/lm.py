@@ -83,24 +83,23 @@ class LMDraft:
 
 
 def quantised_master(target: PreTrainedModel, vocab_size: int) -> Callable[[], LMDraft]:
-    """The int8-master scribe of a CPU target, its copy made on first use and then shared by every run."""
-    def make() -> PreTrainedModel:
-        quantised = int8_copy(target)
-        if getattr(target, "decode_graph", None) is not None:   # beside a graph master, the same int8 rows in a graph
-            attach_graph(quantised, bits=8)
-        return quantised
-    quantised = functools.cache(make)
-    return lambda: LMDraft(QUANTISED, quantised(), vocab_size)
+    """The int8-master scribe of a CPU target: the master's matrices in int8 rows."""
+    return _master_copy(QUANTISED, target, vocab_size, int8_copy, bits=8)
 
 
 def four_bit_master(target: PreTrainedModel, vocab_size: int) -> Callable[[], LMDraft]:
-    """The int4-master scribe of a CPU target, made on first use and then shared by every run: torch holds
-    the weights its 4-bit blocks stand for (the proof's many rows read them), and where the master runs a
-    graph, the scribe runs the 4-bit graph of the same blocks (MatMulNBits) for the sheet's single row."""
+    """The int4-master scribe of a CPU target: the master's matrices in 4-bit blocks of 32."""
+    return _master_copy(FOUR_BIT, target, vocab_size, int4_copy, bits=4)
+
+
+def _master_copy(name: str, target: PreTrainedModel, vocab_size: int, make_copy, bits: int) -> Callable[[], LMDraft]:
+    """A quantised copy of the master as a scribe, made on first use and then shared by every run. torch holds
+    the weights the codes stand for (the proof's many rows read them); beside a graph master, the scribe's single
+    row runs the graph of the same codes (MatMulNBits)."""
     def make() -> PreTrainedModel:
-        quantised = int4_copy(target)
+        quantised = make_copy(target)
         if getattr(target, "decode_graph", None) is not None:
-            attach_graph(quantised, source=target, bits=4)
+            attach_graph(quantised, bits=bits)
         return quantised
     quantised = functools.cache(make)
-    return lambda: LMDraft(FOUR_BIT, quantised(), vocab_size)
+    return lambda: LMDraft(name, quantised(), vocab_size)

@@ -3,9 +3,8 @@
 The poetry master is shipped in bfloat16. Held so, his weights take half the memory of float32; each
 product widens them to float32 (exactly: every bfloat16 value is a float32 one) and multiplies the
 float32 input, so torch computes the p the graph runtime computes from the same stored weights, to
-float32 rounding (runtimes/graph_llama.py decodes him; torch runs the proof's many rows). An earlier
-form rounded the input to bfloat16 as well, which moved logits by up to about 0.2 and flipped the
-master's greedy choice at near ties between the two runtimes.
+float32 rounding (runtimes/graph_llama.py decodes him; torch runs the proof's many rows), and both
+runtimes make the same greedy choices.
 """
 from __future__ import annotations
 

@@ -46,8 +46,7 @@ def torch_beside_graph(lm):
     """While `lm` (a graph) decodes, torch's own work (sampling, the round, a torch scribe) runs on one thread.
 
     On two cores the runtime's spinning threads and torch's OpenMP threads otherwise wait for each
-    other: a one-position step took up to twice as long, and a 2-microsecond mask took 3 ms. Other
-    runtimes are left as they are."""
+    other (docs/benchmarks.md has the cost). Other runtimes are left as they are."""
     global _decoding, _torch_threads
     if not isinstance(lm, GraphLlamaLM):
         yield
@@ -83,14 +82,13 @@ class DecodeGraph:
         return None
 
 
-def attach_graph(model, source=None, bits: int | None = None) -> bool:
-    """Give `model` the decode graph of `source`'s weights (its own by default): float32, 4-bit blocks (bits 4) or
-    an int8 copy's rows (bits 8), built on first use and kept on disk; cached_lm_for then runs it. False where no
-    graph fits."""
-    source = model if source is None else source
-    if not graph_fits(source, bits):
+def attach_graph(model, bits: int | None = None) -> bool:
+    """Give `model` the decode graph of its weights: float32, 4-bit blocks (bits 4: an int4 copy's weights sit on
+    their blocks' grid, so the codes are its own) or an int8 copy's rows (bits 8), built on first use and kept on
+    disk; cached_lm_for then runs it. False where no graph fits."""
+    if not graph_fits(model, bits):
         return False
-    model.decode_graph = DecodeGraph(graph_file(source, bits), graph_shape(source), bits, graph_read_bytes(source, bits))
+    model.decode_graph = DecodeGraph(graph_file(model, bits), graph_shape(model), bits, graph_read_bytes(model, bits))
     return True
 
 

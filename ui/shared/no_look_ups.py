@@ -1,10 +1,9 @@
 """The class server asks the network nothing: a name look-up in its process is refused, and logged with its caller.
 
 Its pairs load from folders (assets/, SCRIPTORIUM_MODEL_DIR), never from a hub, so a name to look up
-other than localhost is a request the server never needs. The no-network probe (tools/no_network.py)
-still saw a handful of DNS queries leave it now and then under a busy test run; a refusal keeps them in
-the process and names, in the log, the code that asked. Addresses written as numbers need no look-up
-and pass, as does localhost (/etc/hosts).
+other than localhost is a request the server never needs. A refusal keeps such a query in the process
+(tools/no_network.py watches for any that leave) and names, in the log, the code that asked. Addresses
+written as numbers need no look-up and pass, as does localhost (/etc/hosts).
 """
 from __future__ import annotations
 
