@@ -36,17 +36,17 @@ TEXT = Texts(
             "size, the median drawn.",
         },
         "glance_roof_near": {
-            "zh": "只校 1 個位置要 {t_one:.1f} 毫秒，是把權重讀一遍（{read:.2f} 毫秒）的 {ratio:.2f} 倍：一步的時間幾乎都花在從記憶體搬權重，"
+            "zh": "只校 1 個位置要 {t_one:.1f} 毫秒，是把權重讀一遍（{read:.2f} 毫秒）的 {ratio:.2f} 倍：一步的時間大半花在從記憶體搬權重，"
             "這台機器上的解碼正如寓言所說，受記憶體頻寬所限。",
             "en": "Checking 1 position takes {t_one:.1f} ms, {ratio:.2f} times reading the weights once ({read:.2f} ms): "
-            "almost all of a step goes to bringing the weights from memory, so decoding here is bound by memory "
+            "most of a step goes to bringing the weights from memory, so decoding here is bound by memory "
             "bandwidth, as the parable says.",
         },
         "glance_roof_far": {
-            "zh": "只校 1 個位置要 {t_one:.1f} 毫秒，是把權重讀一遍（{read:.2f} 毫秒）的 {ratio:.2f} 倍：一步的時間大多不是花在讀權重，"
-            "而是每個運算各自的固定開銷。",
-            "en": "Checking 1 position takes {t_one:.1f} ms, {ratio:.2f} times reading the weights once ({read:.2f} ms): most "
-            "of a step goes not to reading the weights but to each operation's own fixed cost.",
+            "zh": "只校 1 個位置要 {t_one:.1f} 毫秒，是把權重讀一遍（{read:.2f} 毫秒）的 {ratio:.2f} 倍：除了讀權重，"
+            "每個運算各自的固定開銷也佔了不少時間。",
+            "en": "Checking 1 position takes {t_one:.1f} ms, {ratio:.2f} times reading the weights once ({read:.2f} ms): beyond "
+            "reading the weights, each operation's own fixed cost takes a good share of a step.",
         },
         "runtime_graph": {
             "zh": "墨卿以 ONNX Runtime 計算圖運算（float32 權重，{threads} 個執行緒）：這台 CPU 上他最快的精確算法，本站每次抄寫都用它",
@@ -54,9 +54,9 @@ TEXT = Texts(
             "this CPU, which every run here uses",
         },
         "runtime_torch": {
-            "zh": "墨卿以 torch 運算（{threads} 個執行緒，與本站每次抄寫相同）：計算圖只給 CPU 上的 Llama，這一對沒有",
-            "en": "the master run by torch ({threads} thread(s), as every run here): only a Llama on CPU gets a graph, and "
-            "this pair's master has none",
+            "zh": "墨卿以 torch 運算（{threads} 個執行緒，與本站每次抄寫相同）：計算圖目前只給 CPU 上詩句這一對的墨卿，這一對用 torch",
+            "en": "the master run by torch ({threads} thread(s), as every run here): so far only the poetry pair's master gets a "
+            "graph on CPU, and this pair runs on torch",
         },
         "glance_flat": {
             "zh": "校閱 {last} 個位置要 {t_last:.1f} 毫秒，是只校 1 個（{t_one:.1f} 毫秒）的 {ratio:.2f} 倍，而不是 {last} 倍："
