@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from ui.proof.line import LineFull, ProofLine, Standing, my_turn
+from ui.proof.line import LineFull, ProofLine, Standing, YoursInLine, my_turn
 
 
 def test_turns_come_first_come_first_served():
@@ -92,3 +92,12 @@ def test_four_proofs_pressed_together_run_one_at_a_time_in_order():
     assert order == [0, 1, 2, 3]
     assert all(spans[a][1] <= spans[b][0] for a, b in zip(order, order[1:]))  # never two at once
     assert waits[0] == [] and [w[0].ahead for w in (waits[1], waits[2], waits[3])] == [1, 2, 3]
+
+
+def test_one_visitor_holds_at_most_two_places_and_others_still_join():
+    line = ProofLine()
+    line.join(1000, "10.0.0.7"), line.join(1000, "10.0.0.7")
+    with pytest.raises(YoursInLine) as refused:
+        line.join(1000, "10.0.0.7")
+    assert refused.value.yours == 2
+    line.join(1000, "10.0.0.8")  # another student is not held back by the first one's places

@@ -10,6 +10,7 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import requests
 
 from tools.browser import ROOT, app_process
 from tools.classroom_load import PeakRss
-from tools.worst_visitor import FLOOD_FILE, FULL_FILE, open_session, rss_mb, upload
+from tools.worst_visitor import FLOOD_FILE, FULL_FILE, open_session, rss_mb, upload, xsrf_client
 from ui.shared.server_guard import SERVER_UPLOAD_FILES, SESSION_UPLOAD_FILES
 
 FLOOD_SESSIONS = 6
@@ -50,6 +51,27 @@ def test_an_upload_flood_is_refused_past_the_bounds_and_the_server_keeps_its_mem
     assert metrics.status_code == 404 and health.status_code == 200
     text = log.read_text()
     assert "refused an upload" in text and "Traceback" not in text
+
+
+@pytest.mark.timeout(400)
+def test_the_uploads_of_a_closed_tab_are_freed_when_it_disconnects(tmp_path):
+    """#50: five tabs that uploaded two files each and closed held the server's share for 12 minutes: every
+    other student's import, and a brand-new tab's, was answered 503."""
+    data = b"x" * FLOOD_FILE
+    with app_process(archive=tmp_path / "archive.sqlite", log=tmp_path / "server.log") as (base, _):
+        client = xsrf_client(base)
+        with ExitStack() as tabs:
+            held = [upload(client, base, s, data) for s in [open_session(tabs, base) for _ in range(5)] for _ in range(2)]
+        with ExitStack() as tab:
+            newcomer = open_session(tab, base)
+            answers = [upload(client, base, newcomer, data)]
+            for _ in range(20):  # the server hears of a closed socket on its own loop: a moment, not a session's life
+                if answers[-1] == 204:
+                    break
+                time.sleep(0.5)
+                answers.append(upload(client, base, newcomer, data))
+    assert held == [204] * 10  # the five tabs' uploads filled the share, as the probe's did
+    assert answers[-1] == 204, answers
 
 
 def a_run_to_import() -> bytes:

@@ -7,7 +7,7 @@ from specdec_core.algorithm.rules import CHAIN_RULES, EXPLANATIONS, TREE_RULES
 from specdec_core.decoding.proof_run import PROOF_TREES, ProofRun, run_from_dict, tree_branching
 from specdec_core.pairs.pair import PairError
 from specdec_core.services import recorded
-from ui.proof.line import LineFull
+from ui.proof.line import LineFull, YoursInLine
 from ui.proof.results import show_results
 from ui.proof.runs import cached_exact, run_live
 from ui.proof.texts import TEXT
@@ -64,6 +64,9 @@ if started:
     except LineFull as full:
         del runs[key]
         st.warning(TEXT("line_full", ahead=full.ahead))
+    except YoursInLine as yours:
+        del runs[key]
+        st.warning(TEXT("line_yours", yours=yours.yours))
 if key in runs:
     with board.container():
         show_results(runs[key], exact, pair.as_target().piece, final=True)

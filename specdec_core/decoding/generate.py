@@ -12,6 +12,7 @@ from specdec_core.algorithm.round import RoundResult, TreeRoundResult, speculati
 from specdec_core.algorithm.sampling import probs_from_logits, sample
 from specdec_core.algorithm.trace import Candidate, DraftStep, Round, Trace, TreeNode
 from specdec_core.algorithm.tree_shape import TreeShape
+from specdec_core.decoding.between_rounds import between_rounds
 from specdec_core.decoding.round_models import OneRowDraft, OneRowTarget
 from specdec_core.drafts.base import Draft
 from specdec_core.runtimes.cached_lm import CachedLM
@@ -48,6 +49,7 @@ def plain_tokens(target: Target, prompt: list[int], settings: DecodeSettings) ->
     context = list(prompt)
     with torch_beside_graph(target_lm):
         while len(context) - len(prompt) < settings.max_new_tokens:
+            between_rounds()
             p = probs_from_logits(target_lm.logits(context)[-1], settings.sampling)  # (V,)
             # A plain round draws its token from the residual of p against an empty q: p itself, which the
             # sampler reads with the same single uniform, so the same seed writes the same tokens.
@@ -78,6 +80,7 @@ def _decode(target: Target, target_lm: CachedLM | SlotCachedLM, draft: Draft | N
     context, rounds, k = list(prompt), [], settings.k if draft else 0
     models = OneRowTarget(target_lm), OneRowDraft(draft) if draft else None
     while len(context) - len(prompt) < settings.max_new_tokens:
+        between_rounds()
         remaining = settings.max_new_tokens - (len(context) - len(prompt))
         if settings.tree and draft:
             record = _tree_round(target, models, context, settings.shape.at_most(remaining - 1), len(rounds), settings,

@@ -21,6 +21,7 @@ from specdec_core.algorithm.round import speculative_round, tree_round
 from specdec_core.algorithm.sampling import probs_from_logits
 from specdec_core.algorithm.stats import MIN_EXPECTED, FitResult, goodness_of_fit
 from specdec_core.algorithm.tree_shape import TreeShape
+from specdec_core.decoding.between_rounds import between_rounds
 from specdec_core.decoding.round_models import ManyRowDraft, SharedPrefixTarget
 from specdec_core.runtimes.cached_lm import SharedPrefix, last_logits
 
@@ -149,6 +150,7 @@ def _round_writer(verifier, drafter, settings, branching: tuple[int, ...], gener
 def _sample_batch(write: RoundWriter, prompt, size, positions, device) -> np.ndarray:
     written: list[list[int]] = [[] for _ in range(size)]
     while True:
+        between_rounds()
         groups = defaultdict(list)  # tokens written so far -> rows
         for row, tokens in enumerate(written):
             if len(tokens) < positions:

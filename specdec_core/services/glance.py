@@ -16,6 +16,7 @@ from itertools import cycle, islice
 import torch
 from transformers import PreTrainedModel
 
+from specdec_core.decoding.between_rounds import between_rounds
 from specdec_core.pairs.pair import ModelPair
 from specdec_core.runtimes.cached_lm import CachedLM
 from specdec_core.runtimes.graph_llama import CORES as GRAPH_THREADS
@@ -102,6 +103,7 @@ def _timed_sizes(lm, context: list[int], sizes: tuple[int, ...], repeats: int, b
     for rep in range(repeats):
         if rep >= MIN_REPEATS and time.perf_counter() - started > budget_s:
             break
+        between_rounds()
         for n in (sizes if rep % 2 == 0 else reversed(sizes)):
             times[n].append(_timed_forward(lm, context, filler[:n]))
     return times

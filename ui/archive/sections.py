@@ -8,14 +8,14 @@ from specdec_core.algorithm.tree_walk import counts_first_variants
 from specdec_core.pairs.pair import PairError
 from specdec_core.services.archive import Archive, ArchiveError, RunFilter, RunRow
 from specdec_core.services.replay import replay_check
-from specdec_core.settings import SettingsError
+from specdec_core.settings import DecodeSettings, SettingsError
 from ui.archive.store import import_file, replay_in_scriptorium
 from ui.archive.texts import TEXT
 from ui.scriptorium.sheet import display_piece
 from ui.shared.errors import explain
 from ui.shared.i18n import language, markdown_literal, without_bidi
 from ui.shared.models import cached_pair, device_names, pair_names
-from ui.shared.run_slots import run_slot
+from ui.shared.fair_share import fair_run, run_seconds
 from ui.shared.scribes import scribe_label
 from ui.shared.server_guard import free_session_uploads
 
@@ -153,7 +153,10 @@ def check_by_replay(trace: Trace) -> None:
     device = device.split(":")[0] if isinstance(device, str) and device.split(":")[0] in device_names() else "auto"
     try:
         pair = cached_pair(trace.pair, device)
-        with st.spinner(TEXT("checking")), run_slot():
+        settings = DecodeSettings.from_dict(trace.settings)
+        seconds = run_seconds(trace.pair, device, trace.scribe or None, settings, len(trace.prompt_tokens),
+                              speculative=trace.mode != "plain")
+        with st.spinner(TEXT("checking")), fair_run(seconds):
             check = replay_check(pair, trace)
     except (PairError, SettingsError) as error:
         st.error(TEXT("check_cannot", error=explain(error)))

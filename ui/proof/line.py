@@ -18,6 +18,7 @@ from typing import Callable, Iterator
 import streamlit as st
 
 MAX_IN_LINE = 8  # live proofs waiting or running on one server; more would wait longer than a lesson allows
+MAX_PER_VISITOR = 2  # of them one visitor's (ui/shared/fair_share.visitor): one student cannot fill the line
 
 
 class LineFull(RuntimeError):
@@ -28,11 +29,20 @@ class LineFull(RuntimeError):
         self.ahead = ahead
 
 
+class YoursInLine(RuntimeError):
+    """This visitor already has MAX_PER_VISITOR proofs in line."""
+
+    def __init__(self, yours: int):
+        super().__init__(f"{yours} of your live proofs are already in line")
+        self.yours = yours
+
+
 @dataclass(eq=False)
 class Turn:
     """One live proof's place in the line: its size, and how far it has come once running."""
 
     samples: int
+    visitor: str | None = None  # who asked (None: not known, not counted)
     done: int = 0
     started: float | None = None  # time.monotonic() when it began computing
 
@@ -50,15 +60,19 @@ class ProofLine:
     """The server's one line of live proofs, shared by every session (threads of one process)."""
 
     capacity: int = MAX_IN_LINE
+    per_visitor: int = MAX_PER_VISITOR
     seconds_per_sample: float | None = None  # the last finished proof's wall time per sample, on this server
     _turns: list[Turn] = field(default_factory=list)
     _changed: threading.Condition = field(default_factory=threading.Condition)
 
-    def join(self, samples: int) -> Turn:
+    def join(self, samples: int, visitor: str | None = None) -> Turn:
         with self._changed:
             if len(self._turns) >= self.capacity:
                 raise LineFull(len(self._turns))
-            turn = Turn(samples)
+            yours = sum(turn.visitor == visitor for turn in self._turns)
+            if visitor is not None and yours >= self.per_visitor:
+                raise YoursInLine(yours)
+            turn = Turn(samples, visitor)
             self._turns.append(turn)
             return turn
 
@@ -106,12 +120,12 @@ def proof_line() -> ProofLine:
 
 @contextmanager
 def my_turn(line: ProofLine, samples: int, say: Callable[[Standing], None],
-            fallback_rate: float | None = None) -> Iterator[Turn]:
+            fallback_rate: float | None = None, visitor: str | None = None) -> Iterator[Turn]:
     """Join the line, say where this proof stands every second until its turn, then run the block.
 
     `say` draws on the page, which is where Streamlit stops a script whose reader pressed Stop or
     left: the turn then leaves the line, as it does on any exit."""
-    turn = line.join(samples)
+    turn = line.join(samples, visitor)
     finished, patience = False, 0.0  # the first look does not wait: a page in line says so at once
     try:
         while not line.wait_for_turn(turn, patience):

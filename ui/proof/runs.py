@@ -10,6 +10,7 @@ from ui.proof.line import Standing, my_turn, proof_line
 from ui.proof.results import show_results
 from ui.proof.texts import TEXT
 from ui.shared.models import cached_pair
+from ui.shared.fair_share import heavy_lane, visitor
 from ui.shared.run_slots import every_core_when_idle, long_work, run_slot
 
 
@@ -21,8 +22,10 @@ def cached_exact(pair_name: str, device: str, ids: tuple[int, ...], sampling, n_
 
 
 def draw_batch(run: ProofRun, speculative: SampleStream, plain: SampleStream, exact: Exact) -> None:
-    """One batch of each stream, each draw on every core when the server is otherwise idle, else in one slot."""
-    draw_unslotted(run, speculative, plain, exact, each_draw=every_core_when_idle)
+    """One batch of each stream in the heavy lane (a class's ordinary runs keep a slot of their own), each draw
+    on every core when the server is otherwise idle, else in one slot."""
+    with heavy_lane():
+        draw_unslotted(run, speculative, plain, exact, each_draw=every_core_when_idle)
 
 
 def run_live(run: ProofRun, pair, scribe: str, ids: list[int], settings, exact: Exact, board,
@@ -30,7 +33,8 @@ def run_live(run: ProofRun, pair, scribe: str, ids: list[int], settings, exact: 
     """Draw the run's samples in the server's line of live proofs, redrawing the board after every batch.
     While waiting, the board says where the proof stands; the page's slot is lent to others meanwhile.
     branching: the scribe drafts that static tree each round (tree mode); empty, a chain."""
-    with long_work(), my_turn(proof_line(), run.total, lambda standing: board.info(in_line(standing)), fallback_rate) as turn:
+    with long_work(), my_turn(proof_line(), run.total, lambda standing: board.info(in_line(standing)), fallback_rate,
+                              visitor()) as turn:
         speculative, plain = streams(pair, scribe, ids, settings, branching)
         board.progress(0.0, TEXT("progress", done=0, total=run.total, seconds=0))  # before the first batch lands
         while run.done < run.total:

@@ -106,6 +106,11 @@ TEXT = Texts(
             "en": "In line: live proofs ahead of yours: {ahead} (one runs at a time, first come first served); "
             "the wait can be estimated once the first batch is drawn.",
         },
+        "line_yours": {
+            "zh": "你已有 {yours} 場即時證明在這台伺服器上排隊或進行；每位訪客最多兩場，好讓全班都輪得到。等其中一場結束再按。",
+            "en": "You already have {yours} live proofs waiting or running on this server; each visitor may have two, so the "
+            "whole class gets a turn. Press again once one of them has finished.",
+        },
         "line_full": {
             "zh": "這台伺服器上已有 {ahead} 場即時證明在排隊，現在加入要等太久。請稍後再按；下方若有錄好的結果，照樣可以看。",
             "en": "Live proofs already in line on this server: {ahead}; joining now would wait too long. Press again in a while; "

@@ -16,7 +16,7 @@ from specdec_core.decoding.generate import plain_generate, speculative_generate
 from specdec_core.drafts.base import Draft
 from specdec_core.settings import DecodeSettings, Target
 from ui.shared.models import cached_pair
-from ui.shared.run_slots import run_slot
+from ui.shared.fair_share import fair_run, run_seconds
 
 # Three of each way give a median that one slow run (a first call's allocation, a neighbour's job) cannot
 # move, and cost little: on two cores one race of the poetry pair's defaults at its full 48 characters took
@@ -35,7 +35,9 @@ def cached_race(pair_name: str, device: str, scribe: str, prompt: str, settings:
     """
     pair = cached_pair(pair_name, device)
     ids = pair.encode_prompt(prompt, settings.max_new_tokens)
-    with run_slot():
+    one_each = (run_seconds(pair_name, device, scribe, settings, len(ids))
+                + run_seconds(pair_name, device, scribe, settings, len(ids), speculative=False))
+    with fair_run(RACE_RUNS * one_each):
         plain, speculative = race_runs(pair.as_target(), pair.draft(scribe), ids, settings)
     return {"plain": [t.to_json() for t in plain], "speculative": [t.to_json() for t in speculative],
             "measured_at": time.time()}

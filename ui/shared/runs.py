@@ -8,16 +8,16 @@ import streamlit as st
 from specdec_core.decoding.generate import speculative_generate
 from specdec_core.settings import DecodeSettings
 from ui.shared.models import cached_pair
-from ui.shared.run_slots import run_slot
+from ui.shared.fair_share import fair_run, run_seconds
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def cached_run(pair_name: str, device: str, scribe: str, prompt: str, settings: DecodeSettings) -> str:
     """A run's trace as JSON (plain data, so Streamlit can cache it). Sessions asking for the same run at
-    once wait for one computation."""
+    once wait for one computation; it runs on the asking visitor's share (SettingsError when refused)."""
     pair = cached_pair(pair_name, device)
     ids = pair.encode_prompt(prompt, settings.max_new_tokens)
-    with run_slot():
+    with fair_run(run_seconds(pair_name, device, scribe, settings, len(ids))):
         trace = speculative_generate(pair.as_target(), pair.draft(scribe), ids, settings)
     trace.extra["prompt_as_typed"] = prompt  # a chat pair's model reads it inside its template
     return trace.to_json()

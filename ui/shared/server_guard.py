@@ -1,4 +1,5 @@
-"""What a visitor may not make a class server do: empty shared caches, hoard uploads, look itself up, read its metrics.
+"""What a visitor may not make a class server do: empty shared caches, hoard uploads (or leave them held), look
+itself up, read its metrics.
 
 Each guard changes one Streamlit behaviour in place, for the whole server process, and says why. The
 launcher (serve.py, which `make app` and the tests use) installs them all with `install_server_guards()`
@@ -17,6 +18,7 @@ from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.uploaded_file_manager import UploadedFileRec
+from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
 from streamlit.web.server.starlette.starlette_path_security_middleware import PathSecurityMiddleware
 
 log = get_logger(__name__)
@@ -32,6 +34,7 @@ METRICS_PATH = "/_stcore/metrics"
 
 _STREAMLIT_ADD_FILE = MemoryUploadedFileManager.add_file
 _STREAMLIT_PATH_CHECK = PathSecurityMiddleware.__call__
+_STREAMLIT_DISCONNECT = WebsocketSessionManager.disconnect_session
 _UPLOAD_BOUND = threading.Lock()  # the bound is checked and the file added as one step
 
 
@@ -40,6 +43,7 @@ def install_server_guards() -> None:
     load_what_plotly_peeks_at()
     refuse_clear_cache()
     bound_uploads()
+    free_uploads_on_disconnect()
     never_look_up_this_machine()
     refuse_metrics()
 
@@ -107,6 +111,23 @@ def _held_besides(manager: MemoryUploadedFileManager, session_id: str, file_id: 
         replaced = len(session_files[file_id].data) if file_id in session_files else 0
         session_holds = sum(len(held.data) for held in session_files.values()) - replaced
         return session_holds, manager._total_bytes - replaced
+
+
+def free_uploads_on_disconnect() -> None:
+    """Drop a session's uploads when its tab disconnects, not when the session is finally forgotten.
+
+    Streamlit keeps a disconnected session for a while, so that a tab coming back finds it, and its uploads
+    with it: five tabs that uploaded and closed held the server's whole upload share for 12 minutes, and
+    every other student's import was answered 503 meanwhile. A tab that comes back uploads again.
+    """
+    WebsocketSessionManager.disconnect_session = _disconnect_freeing_uploads
+
+
+def _disconnect_freeing_uploads(manager: WebsocketSessionManager, session_id: str) -> None:
+    info = manager.get_active_session_info(session_id)
+    _STREAMLIT_DISCONNECT(manager, session_id)
+    if info is not None:
+        info.session._uploaded_file_mgr.remove_session_files(session_id)
 
 
 def free_session_uploads() -> None:

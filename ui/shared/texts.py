@@ -86,6 +86,20 @@ TEXT = Texts(
             "zh": "開頭 {prompt} 個詞元加上 {new} 個新詞元放不下：這組模型連開頭最多讀 {limit} 個詞元",
             "en": "a prompt of {prompt} tokens and {new} new ones do not fit: this model reads at most {limit} tokens, prompt included",
         },
+        "error_run_too_costly": {
+            "zh": "這次抄寫最多可能要算 {seconds} 秒，這台伺服器每次最多給 {limit} 秒：請少寫幾個字、把 k 或樹調小，或換一位好一點的抄寫員",
+            "en": "this run may take up to {seconds} s of computing, and this server gives a run at most {limit} s: ask for fewer "
+            "new tokens, a smaller k or tree, or a better scribe",
+        },
+        "error_visitor_busy": {
+            "zh": "你已有一次長的計算正在排隊或進行：等它算完（或關掉那一頁）再試",
+            "en": "you already have a long computation waiting or running: try again once it has finished (or its tab is closed)",
+        },
+        "error_visitor_budget": {
+            "zh": "你在最近 {minutes} 分鐘裡已算了 {used} 秒，這次最多還要 {seconds} 秒，超過每位訪客的份額：請 {wait} 秒後再試",
+            "en": "you have computed {used} s in the last {minutes} minutes and this run may need {seconds} s more, past each "
+            "visitor's share: try again in {wait} s",
+        },
         "error_tree_unreadable": {
             "zh": "樹的寫法是每一層的分枝數，例如 3-2-1-1（1 到 {most} 層），或 dynamic-W-B；這裡是 {value}",
             "en": "a tree is written as children per depth, such as 3-2-1-1 (1 to {most} depths), or as dynamic-W-B; got {value}",

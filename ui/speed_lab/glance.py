@@ -4,11 +4,14 @@ from __future__ import annotations
 import streamlit as st
 
 from specdec_core.pairs.pair import PairError
-from specdec_core.services.glance import GLANCE_SIZES, GlanceTimes, measure_glance
+from specdec_core.services.cost import Pace, Work
+from specdec_core.services.glance import BUDGET_S, GLANCE_SIZES, MIN_REPEATS, GlanceTimes, measure_glance
+from specdec_core.settings import SettingsError
 from ui.shared.errors import explain
 from ui.shared.i18n import utc_time
+from ui.shared.fair_share import fair_run, pace
 from ui.shared.models import cached_pair
-from ui.shared.run_slots import long_work, run_slot
+from ui.shared.run_slots import long_work
 from ui.shared.texts import TEXT as COMMON
 from ui.shared.theme import chart
 from ui.speed_lab.glance_plot import glance_figure, glance_verdict
@@ -21,8 +24,16 @@ def cached_glance(pair_name: str, device: str, prompt: str, sizes: tuple[int, ..
     The sizes are the usual ones unless a tree's glance checks more positions (ui/speed_lab/trees.py)."""
     pair = cached_pair(pair_name, device)
     context = pair.encode_prompt(prompt)
-    with run_slot():
+    with fair_run(glance_seconds(pace(pair_name, device, None), len(context), sizes)):
         return measure_glance(pair, context, sizes)
+
+
+def glance_seconds(pace: Pace, context: int, sizes: tuple[int, ...]) -> float:
+    """The most measure_glance may take: the prefill, a warm-up, and its repeats of every size until its budget
+    is spent (at least MIN_REPEATS), each position charged as a checked one."""
+    every_size = pace.seconds(Work(target_forwards=len(sizes), checked_positions=sum(sizes)))
+    prefill = pace.seconds(Work(target_forwards=1, prompt_positions=context))
+    return prefill + 2 * every_size + max(MIN_REPEATS * every_size, BUDGET_S + every_size)
 
 
 def show_glance(choice, prompt: str) -> None:
@@ -39,7 +50,7 @@ def show_glance(choice, prompt: str) -> None:
     try:
         with st.spinner(TEXT("glance_measuring")), long_work():
             times = cached_glance(*run)
-    except PairError as error:
+    except (PairError, SettingsError) as error:  # a refusal (a Refusal is a ValueError too)
         st.error(COMMON("cannot_run", error=explain(error)))
         return
     except ValueError:  # the prompt leaves the model no room for one more position

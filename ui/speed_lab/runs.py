@@ -9,7 +9,7 @@ from specdec_core.services.bench import run_bench
 from specdec_core.services.recorded import LAB_PROMPTS, LAB_REPEATS, LAB_TOKENS, lab_settings
 from specdec_core.settings import DecodeSettings, SamplingConfig
 from ui.shared.models import cached_pair
-from ui.shared.run_slots import run_slot
+from ui.shared.fair_share import fair_run, run_seconds
 
 # One measurement is the core's (services.recorded: a few seconds on two busy CPU cores with the poetry
 # pair), so a recording stands for it exactly; the 15-cell sweep stays well under a minute. One repeat:
@@ -24,8 +24,18 @@ SWEEP_TEMPERATURES = [0.0, 0.8, 1.0]  # greedy, the poetry pair's own, the model
 def cached_bench(pair_name: str, device: str, scribe: str, settings: DecodeSettings, prompts: tuple[str, ...]) -> dict:
     """run_bench's report: speculative and plain decoding interleaved on the same prompts."""
     pair = cached_pair(pair_name, device)
-    with run_slot():
+    with fair_run(bench_seconds(pair, pair_name, device, scribe, settings, prompts)):
         return run_bench(pair, scribe, settings, list(prompts), repeats=REPEATS)
+
+
+def bench_seconds(pair, pair_name: str, device: str, scribe: str, settings: DecodeSettings, prompts: tuple[str, ...]) -> float:
+    """The most run_bench may take: a warm-up and REPEATS runs per prompt of each of its three methods (the
+    speculative run, the plain run with its bookkeeping, the plain tokens alone), at the longest prompt."""
+    longest = max(len(pair.encode_prompt(prompt, settings.max_new_tokens)) for prompt in prompts)
+    runs = 1 + REPEATS * len(prompts)
+    speculative = run_seconds(pair_name, device, scribe, settings, longest)
+    plain = run_seconds(pair_name, device, scribe, settings, longest, speculative=False)
+    return runs * (speculative + 2 * plain)
 
 
 def measure_settings(settings: DecodeSettings) -> DecodeSettings:
