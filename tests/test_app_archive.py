@@ -9,6 +9,7 @@ from specdec_core.services.archive import Archive
 from specdec_core.settings import DecodeSettings
 from ui.archive.store import keep_run
 from ui.shared.runs import cached_run
+from ui.shared.visitors import OPERATOR_VAR
 
 
 @pytest.fixture
@@ -53,10 +54,14 @@ def test_a_run_made_by_the_app_is_listed_and_opens(store):
     assert app.query_params["run"] == str(run_id)
 
 
-def test_filter_by_k_then_delete_the_run(store):
+def test_filter_by_k_then_delete_the_run(store, monkeypatch):
     app_run(seed=17, k=2)
     app_run(seed=17, k=5)
+    monkeypatch.setenv(OPERATOR_VAR, "the lecturer's own words")  # the runs were filed outside any tab: the operator's
     app = open_page("archive", "en", pair="tiny")
+    assert not any(b.key == "archive_delete" for b in app.button)
+    app.text_input(key="archive_operator_token").set_value("the lecturer's own words").run()
+    assert app.success[-1].value == "This tab is the operator's: it may delete any run."
     assert list(app.dataframe[0].value["k"]) == ["5", "2"]   # as words: a tree run's k is "—"
     app.selectbox(key="archive_k_en").set_value(2).run()
     assert list(app.dataframe[0].value["k"]) == ["2"]
@@ -334,7 +339,8 @@ def test_an_import_is_checked_with_the_page_slot_lent_to_other_pages(store, monk
 
     real_import = Archive.import_json
     monkeypatch.setattr(ui.archive.store, "long_work", spy_long_work)
-    monkeypatch.setattr(Archive, "import_json", lambda self, data: events.append("checked") or real_import(self, data))
+    monkeypatch.setattr(Archive, "import_json",
+                        lambda self, data, owner: events.append("checked") or real_import(self, data, owner))
     data = json.loads(app_run(seed=53))
     data["settings"]["seed"] = 54
     app = open_page("archive", "en", pair="tiny")
@@ -342,3 +348,30 @@ def test_an_import_is_checked_with_the_page_slot_lent_to_other_pages(store, monk
     assert not app.exception
     assert events == ["lent", "checked", "back"]
     assert store.list()[0].source == "import"
+
+
+def test_a_visitor_deletes_only_their_own_runs(store, monkeypatch):
+    """#50: any visitor could delete every run (500 deletes in 44.5 s)."""
+    app_run(seed=31)  # filed outside any tab, as another visitor's run would be for this one
+    monkeypatch.setenv(OPERATOR_VAR, "the lecturer's own words")
+    app = open_page("archive", "en", pair="tiny")
+    assert not app.exception
+    assert not any(b.key == "archive_delete" for b in app.button)
+    assert any(c.value.startswith("Only the visitor who made or imported this run may delete it") for c in app.caption)
+    app.text_input(key="archive_operator_token").set_value("a guess").run()
+    assert app.error[-1].value.startswith("That is not the token")
+    assert not any(b.key == "archive_delete" for b in app.button)
+    assert len(store.list()) == 1
+
+
+def test_a_visitor_may_delete_the_run_they_imported(store):
+    data = json.loads(app_run(seed=61))
+    data["settings"]["seed"] = 62
+    app = open_page("archive", "en", pair="tiny")
+    app.file_uploader[0].set_value(("run.json", json.dumps(data).encode(), "application/json")).run()
+    imported = next(row for row in store.list() if row.source == "import")
+    assert imported.owner.startswith("session ")  # a tab on the loopback is a visitor of its own
+    assert app.selectbox(key="archive_run").value == imported.id
+    app.button(key="archive_delete").click().run()
+    assert not app.exception
+    assert [row.source for row in store.list()] == ["app"]

@@ -4,6 +4,7 @@ import json
 import sqlite3
 import threading
 import zlib
+from contextlib import closing
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -372,3 +373,42 @@ def test_an_archive_made_before_trees_gains_the_column_and_lists_its_runs_as_cha
 def _as_tree_run(good: str) -> str:
     """The tiny pair's master has no tree forward: a chain's file that says it drafted the tree 2-1."""
     return broken(good, lambda d: d["settings"].update(tree="2-1"))
+
+
+def test_a_visitor_deletes_only_their_own_runs_and_the_operator_any(store, traces):
+    """#50: any visitor could delete every run on a shared server."""
+    theirs = store.save(seeded(traces["lm3"], 1), owner="10.0.0.7").id
+    mine = store.import_json(seeded(traces["lm3"], 2), owner="10.0.0.8").id
+    assert not store.delete(theirs, owner="10.0.0.8") and not store.delete(theirs, owner="")
+    assert {row.owner for row in store.list()} == {"10.0.0.7", "10.0.0.8"}
+    assert store.delete(mine, owner="10.0.0.8")
+    assert store.delete(theirs)  # the command line's, and the operator's: no owner asked
+    assert store.count() == 0
+
+
+def test_each_visitor_has_a_share_of_the_imports(store, traces, monkeypatch):
+    """#50: one visitor filled the import share in 55 s and locked imports for everyone."""
+    monkeypatch.setattr(archive_module, "MAX_OWNER_IMPORTED_RUNS", 2)
+    for seed in (1, 2):
+        store.import_json(seeded(traces["lm3"], seed), owner="10.0.0.7")
+    before = snapshot(store)
+    with pytest.raises(ArchiveFull) as refused:
+        store.import_json(seeded(traces["lm3"], 3), owner="10.0.0.7")
+    assert refused.value.reason == "archive_yours_full" and refused.value.values["runs"] == 2
+    assert snapshot(store) == before
+    store.import_json(seeded(traces["lm3"], 3), owner="10.0.0.8")  # another student still imports
+    monkeypatch.setattr(archive_module, "MAX_OWNER_IMPORTED_BYTES", 10)
+    with pytest.raises(ArchiveFull):
+        store.import_json(seeded(traces["lm3"], 4), owner="10.0.0.9")
+
+
+def test_an_archive_from_before_owners_gains_the_column_and_its_runs_are_the_operators(tmp_path, traces):
+    path = tmp_path / "old.sqlite"
+    Archive(path).save(traces["lm3"])
+    with closing(sqlite3.connect(path)) as db, db:  # the table as the layout before owners made it
+        db.execute("CREATE TABLE before_owners AS SELECT * FROM runs")
+        db.execute("DROP TABLE runs")
+        db.execute("ALTER TABLE before_owners DROP COLUMN owner")
+        db.execute("ALTER TABLE before_owners RENAME TO runs")
+    row = Archive(path).list()[0]
+    assert row.owner == "" and not Archive(path).delete(row.id, owner="10.0.0.7")

@@ -4,11 +4,13 @@ import streamlit as st
 from specdec_core.services.archive import (
     MAX_IMPORTED_BYTES,
     MAX_IMPORTED_RUNS,
+    MAX_OWNER_IMPORTED_BYTES,
+    MAX_OWNER_IMPORTED_RUNS,
     MAX_RUNS,
     MAX_STORED_BYTES,
     ArchiveError,
 )
-from ui.archive.sections import import_section, runs_count, runs_section
+from ui.archive.sections import import_section, operator_section, runs_count, runs_section
 from ui.archive.store import archive
 from ui.archive.texts import TEXT
 from ui.shared.pages import page_title
@@ -23,6 +25,8 @@ except ArchiveError as problem:
     st.stop()
 st.caption(TEXT("where", runs=runs_count(total)))  # the server's own path is no visitor's business
 st.caption(TEXT("cap", runs=MAX_RUNS, mb=MAX_STORED_BYTES // 1_000_000, imported=MAX_IMPORTED_RUNS,
-                imported_mb=MAX_IMPORTED_BYTES // 1_000_000))
+                imported_mb=MAX_IMPORTED_BYTES // 1_000_000, own=MAX_OWNER_IMPORTED_RUNS,
+                own_mb=MAX_OWNER_IMPORTED_BYTES // 1_000_000))
 runs_section(store, choices, total)
 import_section()
+operator_section()

@@ -18,7 +18,13 @@ The archive is bounded, so one visitor cannot fill a class server's disk or ever
   runs the app made are dropped to make room, oldest first;
 - runs a person imported are theirs, never dropped: at most MAX_IMPORTED_RUNS of them in
   MAX_IMPORTED_BYTES, past which an import is refused (ArchiveFull) until one is deleted. That share
-  is a fraction of the whole, so a run the app makes always finds room. Every call opens its own short connection inside
+  is a fraction of the whole, so a run the app makes always finds room; each owner (a visitor of a class
+  server) may hold at most MAX_OWNER_IMPORTED_RUNS of them in MAX_OWNER_IMPORTED_BYTES, so no one visitor
+  fills the share for the class;
+- a run remembers its owner, who saved or imported it; a server lets a visitor delete only their own
+  (`delete(run_id, owner=...)`), and whoever runs it (the command line, an operator) any.
+
+Every call opens its own short connection inside
 one transaction, so Streamlit's threads (and two app processes) can share one file.
 """
 from __future__ import annotations
@@ -51,6 +57,9 @@ MAX_RUNS = 5_000
 MAX_STORED_BYTES = 200_000_000  # of compressed traces
 MAX_IMPORTED_RUNS = 500  # a tenth of the runs and a quarter of the bytes: app runs always find room
 MAX_IMPORTED_BYTES = 50_000_000
+MAX_OWNER_IMPORTED_RUNS = 50  # one visitor's share of the imports: a tenth of them
+MAX_OWNER_IMPORTED_BYTES = 5_000_000
+MAX_OWNER_CHARS = 80  # an owner is an address or a session's id
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
@@ -71,7 +80,8 @@ CREATE TABLE IF NOT EXISTS runs (
     alpha REAL,
     tokens_per_target_forward REAL NOT NULL,
     trace BLOB NOT NULL,               -- zlib-compressed Trace JSON
-    tree TEXT NOT NULL DEFAULT ''      -- the drafted tree's shape (settings.tree), '' for a chain of k
+    tree TEXT NOT NULL DEFAULT '',     -- the drafted tree's shape (settings.tree), '' for a chain of k
+    owner TEXT NOT NULL DEFAULT ''     -- who saved or imported it ('' for the command line and older rows)
 );
 CREATE INDEX IF NOT EXISTS runs_pair ON runs (pair);
 CREATE INDEX IF NOT EXISTS runs_scribe ON runs (scribe);
@@ -82,7 +92,7 @@ CREATE TABLE IF NOT EXISTS upgrades (name TEXT PRIMARY KEY);  -- the rows' upgra
 
 _COLUMNS = (  # a summary of each run, never its trace: a visit to the table sends these and nothing more
     f"id, created_at, source, pair, scribe, mode, k, temperature, seed, substr(prompt_text, 1, {KEPT_CHARS}), "
-    f"substr(text, 1, {KEPT_CHARS}), tokens, alpha, tokens_per_target_forward, tree"
+    f"substr(text, 1, {KEPT_CHARS}), tokens, alpha, tokens_per_target_forward, tree, owner"
 )
 
 
@@ -122,6 +132,7 @@ class RunRow:
     alpha: float | None
     tokens_per_target_forward: float
     tree: str = ""  # the tree's shape, "" for a chain
+    owner: str = ""  # who saved or imported it; "" for the command line
 
 
 @dataclass(frozen=True)
@@ -151,10 +162,11 @@ class Archive:
         self._ready = False
         self._ready_lock = threading.Lock()  # only the schema check; SQLite serialises the writes
 
-    def save(self, trace_json: str | bytes, source: Source = "app") -> Saved:
-        """Store a trace (checked first); the same run saved twice keeps one row and one id."""
+    def save(self, trace_json: str | bytes, source: Source = "app", owner: str = "") -> Saved:
+        """Store a trace (checked first); the same run saved twice keeps one row and one id (and its first owner)."""
         trace = read_trace(trace_json)
-        fields = _row_fields(trace) | {"source": source, "trace": zlib.compress(trace.to_json().encode())}
+        owner = owner[:MAX_OWNER_CHARS]
+        fields = _row_fields(trace) | {"source": source, "owner": owner, "trace": zlib.compress(trace.to_json().encode())}
         size = len(fields["trace"])
         names, marks = ", ".join(fields), ", ".join("?" * len(fields))
         find = "SELECT id FROM runs WHERE digest = ?"
@@ -165,7 +177,7 @@ class Archive:
             if found is not None:
                 return Saved(found[0], False)
             if source == "import":
-                _check_import_room(db, size)
+                _check_import_room(db, size, owner)
             cursor = db.execute(
                 f"INSERT INTO runs (created_at, {names}) VALUES (?, {marks}) ON CONFLICT (digest) DO NOTHING",
                 (_now(), *fields.values()),
@@ -175,9 +187,9 @@ class Archive:
             _make_room(db, cursor.lastrowid)
             return Saved(cursor.lastrowid, True)
 
-    def import_json(self, data: str | bytes) -> Saved:
+    def import_json(self, data: str | bytes, owner: str = "") -> Saved:
         """A file a person brought: the same checks as save, marked as imported."""
-        return self.save(data, source="import")
+        return self.save(data, source="import", owner=owner)
 
     def list(self, where: RunFilter = RunFilter(), limit: int = 1000) -> list[RunRow]:
         """Newest first."""
@@ -215,9 +227,12 @@ class Archive:
             raise MissingRun(f"there is no run {run_id} in the archive")
         return zlib.decompress(found[0]).decode()
 
-    def delete(self, run_id: int) -> bool:
+    def delete(self, run_id: int, owner: str | None = None) -> bool:
+        """Delete the run, if there is one and, when `owner` is given, it is theirs; whether a run was deleted."""
         with self._transaction() as db:
-            return db.execute("DELETE FROM runs WHERE id = ?", (int(run_id),)).rowcount > 0
+            if owner is None:
+                return db.execute("DELETE FROM runs WHERE id = ?", (int(run_id),)).rowcount > 0
+            return db.execute("DELETE FROM runs WHERE id = ? AND owner = ?", (int(run_id), owner)).rowcount > 0
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -254,7 +269,8 @@ class Archive:
                             f"this app reads version {ARCHIVE_SCHEMA}"
                         )
                     _shorten_old_previews(db)
-                    _add_tree_column(db)
+                    _add_column(db, "tree")
+                    _add_column(db, "owner")
                     _recount_tree_alphas(db)
             except (sqlite3.DatabaseError, OSError) as error:
                 raise ArchiveError(f"the archive {self.path} cannot be opened ({error})") from error
@@ -272,18 +288,27 @@ def read_trace(data: str | bytes) -> Trace:
         raise TraceError("the JSON is nested too deeply to be a trace") from None
 
 
-def _check_import_room(db: sqlite3.Connection, size: int) -> None:
-    """Imported runs are the user's and never dropped, so they are refused past their share."""
-    runs, stored = db.execute(
-        "SELECT COUNT(*), COALESCE(SUM(length(trace)), 0) FROM runs WHERE source = 'import'"  # length: no blob read
+def _check_import_room(db: sqlite3.Connection, size: int, owner: str) -> None:
+    """Imported runs are the user's and never dropped, so they are refused past their share: the owner's, then
+    everyone's."""
+    if owner:
+        _within_share(db, size, "AND owner = ?", (owner,), MAX_OWNER_IMPORTED_RUNS, MAX_OWNER_IMPORTED_BYTES,
+                      "archive_yours_full", "you have imported {runs:,} runs in {mb:.1f} MB, and each visitor may keep "
+                      "{limit_runs:,} in {limit_mb} MB: delete one of yours to make room")
+    _within_share(db, size, "", (), MAX_IMPORTED_RUNS, MAX_IMPORTED_BYTES, "archive_full",
+                  "the archive keeps at most {limit_runs:,} imported runs in {limit_mb} MB, and holds {runs:,} in "
+                  "{mb:.1f} MB: delete an imported run to make room")
+
+
+def _within_share(db: sqlite3.Connection, size: int, which: str, values: tuple, most_runs: int, most_bytes: int,
+                  reason: str, message: str) -> None:
+    """ArchiveFull (`reason`, `message` filled in) when the imports `which` selects have no room for `size` more."""
+    runs, stored = db.execute(  # length(): the blobs are not read
+        f"SELECT COUNT(*), COALESCE(SUM(length(trace)), 0) FROM runs WHERE source = 'import' {which}", values
     ).fetchone()
-    if runs + 1 > MAX_IMPORTED_RUNS or stored + size > MAX_IMPORTED_BYTES:
-        raise ArchiveFull(
-            f"the archive keeps at most {MAX_IMPORTED_RUNS:,} imported runs in {MAX_IMPORTED_BYTES // 1_000_000} MB, "
-            f"and holds {runs:,} in {stored / 1e6:.1f} MB: delete an imported run to make room",
-            "archive_full", runs=runs, mb=stored / 1e6, limit_runs=MAX_IMPORTED_RUNS,
-            limit_mb=MAX_IMPORTED_BYTES // 1_000_000,
-        )
+    if runs + 1 > most_runs or stored + size > most_bytes:
+        numbers = {"runs": runs, "mb": stored / 1e6, "limit_runs": most_runs, "limit_mb": most_bytes // 1_000_000}
+        raise ArchiveFull(message.format(**numbers), reason, **numbers)
 
 
 def _make_room(db: sqlite3.Connection, kept: int) -> None:
@@ -301,11 +326,12 @@ def _make_room(db: sqlite3.Connection, kept: int) -> None:
     db.executemany("DELETE FROM runs WHERE id = ?", dropped)
 
 
-def _add_tree_column(db: sqlite3.Connection) -> None:
-    """Archives made before trees lack the tree column; their runs are chains (adding it keeps layout version 1:
-    an older app names the columns it reads and writes, so it still opens the file)."""
-    if "tree" not in [name for _, name, *_ in db.execute("PRAGMA table_info(runs)")]:
-        db.execute("ALTER TABLE runs ADD COLUMN tree TEXT NOT NULL DEFAULT ''")
+def _add_column(db: sqlite3.Connection, name: str) -> None:
+    """Archives made before trees lack the tree column (their runs are chains), and those made before owners the
+    owner column (their runs are the operator's). Adding either keeps layout version 1: an older app names the
+    columns it reads and writes, so it still opens the file."""
+    if name not in [column for _, column, *_ in db.execute("PRAGMA table_info(runs)")]:
+        db.execute(f"ALTER TABLE runs ADD COLUMN {name} TEXT NOT NULL DEFAULT ''")
 
 
 def _recount_tree_alphas(db: sqlite3.Connection) -> None:

@@ -9,7 +9,7 @@ from specdec_core.pairs.pair import PairError
 from specdec_core.services.archive import Archive, ArchiveError, RunFilter, RunRow
 from specdec_core.services.replay import replay_check
 from specdec_core.settings import DecodeSettings, SettingsError
-from ui.archive.store import import_file, replay_in_scriptorium
+from ui.archive.store import delete_run, import_file, may_delete, replay_in_scriptorium
 from ui.archive.texts import TEXT
 from ui.scriptorium.sheet import display_piece
 from ui.shared.errors import explain
@@ -18,6 +18,7 @@ from ui.shared.models import cached_pair, device_names, pair_names
 from ui.shared.fair_share import fair_run, run_seconds
 from ui.shared.scribes import scribe_label
 from ui.shared.server_guard import free_session_uploads
+from ui.shared.visitors import claim_operator, is_operator, operator_token_set
 
 CHOSEN = "archive_run"  # the selectbox's key; a click on the table's row sets it too
 KEPT = "archive_kept"  # the chosen run, kept past a visit to another page (Streamlit forgets a widget's state there)
@@ -137,10 +138,12 @@ def show_run(store: Archive, row: RunRow) -> None:
         check_by_replay(trace)
     name = f"scriptorium-run-{row.id}.json"
     actions[1].download_button(TEXT("export"), trace_json, file_name=name, mime="application/json", key="archive_export")
+    if not may_delete(row):
+        actions[2].caption(TEXT("delete_not_yours"))
+        return
     with actions[2].popover(TEXT("delete")):
         if st.button(TEXT("delete_confirm", id=row.id), key="archive_delete"):
-            store.delete(row.id)
-            st.toast(TEXT("deleted", id=row.id))
+            st.toast(TEXT("deleted" if delete_run(row) else "not_deleted", id=row.id))
             st.rerun()
 
 
@@ -192,6 +195,19 @@ def import_section() -> None:
     if outcome is not None and uploaded is not None:
         (st.success if outcome.ok else st.error)(outcome.message)
         free_session_uploads()  # the file is in the archive or refused: the server holds it no longer (#38)
+
+
+def operator_section() -> None:
+    """Where whoever started the server gives its operator token (only when one is set), to delete any run."""
+    if not operator_token_set():
+        return
+    with st.expander(TEXT("operator")):
+        if is_operator():
+            st.caption(TEXT("operator_yes"))
+            return
+        token = st.text_input(TEXT("operator_token"), type="password", key="archive_operator_token", max_chars=200)
+        if token:
+            (st.success if claim_operator(token) else st.error)(TEXT("operator_yes" if is_operator() else "operator_no"))
 
 
 def runs_section(store: Archive, choices: dict[str, list], total: int) -> None:

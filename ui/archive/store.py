@@ -11,10 +11,11 @@ from typing import NamedTuple
 import streamlit as st
 
 from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError
-from specdec_core.services.archive import Archive, ArchiveError, ArchiveFull, MissingRun, default_path
+from specdec_core.services.archive import Archive, ArchiveError, ArchiveFull, MissingRun, RunRow, default_path
 from ui.archive.texts import TEXT
 from ui.shared.errors import explain
 from ui.shared.run_slots import long_work
+from ui.shared.visitors import is_operator, visitor
 
 REPLAY_PARAM = "run"
 REPLAY_KEY = "replay_run"
@@ -38,7 +39,7 @@ def keep_run(trace_json: str) -> str | None:
     """Save a run the app made: None when saved, else why not (for the page to say). A full disk or a
     locked file is logged and reported, never allowed to break the run."""
     try:
-        archive().save(trace_json, source="app")
+        archive().save(trace_json, source="app", owner=visitor())
     except Exception as error:  # noqa: BLE001 - whatever goes wrong in the archive, the class still sees its run
         log.warning("the run was not archived", exc_info=True)
         return str(error).splitlines()[0] if str(error) else type(error).__name__
@@ -63,16 +64,26 @@ def import_file(data: bytes) -> Outcome:
         return Outcome(False, "too_big", {"size": len(data), "limit": MAX_TRACE_BYTES})
     try:
         with long_work():
-            saved = archive().import_json(data)
+            saved = archive().import_json(data, owner=visitor())
     except TraceError as error:
         if error.reason in REFUSED_IN_OWN_WORDS:
             return Outcome(False, error.reason, error.values)
         return Outcome(False, "not_trace", {"error": error})
-    except ArchiveFull as error:
-        return Outcome(False, "archive_full", error.values)
+    except ArchiveFull as error:  # the archive's share of imports, or this visitor's
+        return Outcome(False, error.reason, error.values)
     except ArchiveError as error:
         return Outcome(False, "archive_broken", {"error": str(error)})
     return Outcome(True, "imported" if saved.new else "already_there", {"id": saved.id}, saved.id)
+
+
+def may_delete(row: RunRow) -> bool:
+    """A visitor deletes the runs they made or imported; the operator any (ui/shared/visitors.py)."""
+    return is_operator() or (bool(row.owner) and row.owner == visitor())
+
+
+def delete_run(row: RunRow) -> bool:
+    """Delete the run if this tab may; whether it was deleted (the archive checks the owner again)."""
+    return archive().delete(row.id, owner=None if is_operator() else visitor())
 
 
 def replay_in_scriptorium(run_id: int) -> None:

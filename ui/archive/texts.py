@@ -17,10 +17,12 @@ TEXT = Texts(
         },
         "cap": {
             "zh": "卷宗最多收 {runs:,} 卷，紀錄壓縮後最多 {mb} MB。收滿時，本 app 寫的卷從最舊的刪起，騰出位置。"
-            "匯入的卷是你的，不會被刪：最多 {imported:,} 卷、{imported_mb} MB，滿了就不再接受匯入，要先刪掉一卷匯入的。",
+            "匯入的卷是你的，不會被刪：最多 {imported:,} 卷、{imported_mb} MB，每位訪客最多 {own:,} 卷、{own_mb} MB，"
+            "滿了就不再接受匯入，要先刪掉一卷匯入的。每位訪客只能刪除自己寫下或匯入的卷。",
             "en": "The archive keeps at most {runs:,} runs, their records at most {mb} MB compressed. When it is full, the runs this app made are dropped, "
             "oldest first, to make room. Imported runs are yours and never dropped: up to {imported:,} of them in "
-            "{imported_mb} MB, after which an import is refused until you delete an imported run.",
+            "{imported_mb} MB, {own:,} in {own_mb} MB for each visitor, after which an import is refused until an imported "
+            "run is deleted. Each visitor may delete only the runs they made or imported.",
         },
         "archive_broken": {
             "zh": "卷宗打不開，這次無法讀寫：{error}",
@@ -85,6 +87,16 @@ TEXT = Texts(
         "delete": {"zh": "刪除這一卷", "en": "Delete this run"},
         "delete_confirm": {"zh": "確定刪除第 {id} 卷（無法復原）", "en": "Yes, delete run #{id} (cannot be undone)"},
         "deleted": {"zh": "第 {id} 卷已刪除。", "en": "Run #{id} was deleted."},
+        "not_deleted": {"zh": "第 {id} 卷沒有刪除：它已不在卷宗裡，或不是你的。", "en": "Run #{id} was not deleted: it is gone already, or it is not yours."},
+        "delete_not_yours": {
+            "zh": "只有寫下或匯入這一卷的訪客能刪除它（或開這台伺服器的人）。",
+            "en": "Only the visitor who made or imported this run may delete it (or whoever runs this server).",
+        },
+        "operator": {"zh": "伺服器管理者", "en": "Server operator"},
+        "operator_token": {"zh": "管理者口令（開伺服器時設定的 SCRIPTORIUM_OPERATOR_TOKEN）",
+                           "en": "Operator token (SCRIPTORIUM_OPERATOR_TOKEN, set when the server was started)"},
+        "operator_yes": {"zh": "這一頁是管理者的：可以刪除任何一卷。", "en": "This tab is the operator's: it may delete any run."},
+        "operator_no": {"zh": "口令不對：這一頁只能刪除自己的卷。", "en": "That is not the token: this tab may delete only its own runs."},
         "import": {"zh": "匯入抄寫紀錄", "en": "Import a trace"},
         "import_help": {
             "zh": "選一個從這裡匯出的 JSON 檔（最多 {mb} MB）。檔案會先完整檢查，有問題就不會放進卷宗。",
@@ -100,6 +112,12 @@ TEXT = Texts(
         "not_json": {
             "zh": "這個檔案不是 JSON（{error}）：沒有匯入，卷宗沒有任何改變。",
             "en": "This file is not JSON ({error}): nothing was imported and the archive is unchanged.",
+        },
+        "archive_yours_full": {
+            "zh": "你已匯入 {runs:,} 卷、{mb:.1f} MB，每位訪客最多 {limit_runs:,} 卷、{limit_mb} MB：沒有匯入，卷宗沒有任何改變。"
+            "先刪掉一卷你匯入的，才能再匯入。",
+            "en": "You have imported {runs:,} runs in {mb:.1f} MB, and each visitor may keep {limit_runs:,} in {limit_mb} MB: "
+            "nothing was imported and the archive is unchanged. Delete one of your imported runs to make room.",
         },
         "archive_full": {
             "zh": "卷宗裡已有 {runs:,} 卷匯入的紀錄、{mb:.1f} MB，匯入的上限是 {limit_runs:,} 卷、{limit_mb} MB：沒有匯入，"

@@ -10,8 +10,9 @@ from ui.proof.line import Standing, my_turn, proof_line
 from ui.proof.results import show_results
 from ui.proof.texts import TEXT
 from ui.shared.models import cached_pair
-from ui.shared.fair_share import heavy_lane, visitor
+from ui.shared.fair_share import heavy_lane
 from ui.shared.run_slots import every_core_when_idle, long_work, run_slot
+from ui.shared.visitors import visitor
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

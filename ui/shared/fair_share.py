@@ -10,9 +10,8 @@ While it computes, a run stops between two rounds when its tab closes or asks fo
 (Streamlit's own stop and rerun requests, read where Streamlit reads them at every st call), and its
 slot goes back at once.
 
-A visitor is a network address. A tab on this machine's own loopback (the lecturer's laptop, the tests)
-is a visitor of its own, since every local tab shares one address. Whoever starts the server sets the
-limits (RUN_LIMIT_VAR, BUDGET_VAR); a visitor cannot.
+A visitor is ui/shared/visitors.py's. Whoever starts the server sets the limits (RUN_LIMIT_VAR,
+BUDGET_VAR); a visitor cannot.
 """
 from __future__ import annotations
 
@@ -34,6 +33,7 @@ from specdec_core.services.cost import Pace, check_cost, master_pace, most_work,
 from specdec_core.settings import DecodeSettings, SettingsError
 from ui.shared.models import cached_pair
 from ui.shared.run_slots import long_work, run_slot, slot_count
+from ui.shared.visitors import visitor
 
 RUN_LIMIT_VAR, RUN_LIMIT_S = "SCRIPTORIUM_RUN_LIMIT_S", 20.0  # the most one run may compute, at its bound
 BUDGET_VAR, BUDGET_S = "SCRIPTORIUM_VISITOR_BUDGET_S", 120.0  # the most one visitor computes in any WINDOW_S
@@ -48,14 +48,6 @@ def limit(variable: str, default: float) -> float:
     except ValueError:
         return default
     return wanted if 0 < wanted < float("inf") else default
-
-
-def visitor() -> str:
-    """Who asks: the network address, or this tab's own session when it comes over the loopback."""
-    ctx = get_script_run_ctx(suppress_warning=True)
-    if ctx is None:
-        return "outside a session"
-    return st.context.ip_address or f"session {ctx.session_id}"
 
 
 @dataclass
