@@ -69,3 +69,13 @@ def test_tiny_pair_tree_of_three_variants(tiny, tiny_prompt, rule):
     settings = DecodeSettings(seed=1, rule=rule, sampling=SamplingConfig(temperature=0.8, top_k=8))
     report = run_proof(tiny.target, tiny.draft("lm"), tiny_prompt, 20_000, 2, settings, batch_size=4000, branching=(3, 1))
     assert (report.fit.p_value > 0.001) if rule == "exact" else (report.fit.p_value < 1e-6)
+
+
+def test_a_batch_of_a_large_vocabulary_holds_fewer_rows():
+    """#50: SmolLM2's proof drew 2,000 rows of 49,152 scores at a time and added 1.5 GB to the server."""
+    from specdec_core.decoding.proof_run import MAX_BATCH_CELLS
+
+    assert batch_size(20_000, 4_000, vocab_size=6_515) * 6_515 <= MAX_BATCH_CELLS
+    assert batch_size(20_000, 4_000) == 2_000  # no vocabulary named: as before
+    assert batch_size(20_000, 4_000, vocab_size=49_152) * 49_152 <= MAX_BATCH_CELLS
+    assert batch_size(20_000, 0, vocab_size=10**9) == 1

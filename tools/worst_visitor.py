@@ -1,6 +1,6 @@
 """The worst single visitor the security probe found (#38), against a class server: what it holds and who waits.
 
-Usage: .venv/bin/python -m tools.worst_visitor [--attack replay,uploads,archive] [--seconds 60] [--pair poetry]
+Usage: .venv/bin/python -m tools.worst_visitor [--attack replay,leave,links,proofs,...] [--seconds 60] [--pair poetry]
 
 For each attack it starts a fresh server (tools.browser.app_process, the shipped settings), loads the
 scriptorium once as a lecturer's tab would, then lets one hostile visitor loose in a thread while a second
@@ -14,6 +14,18 @@ over Streamlit's websocket protocol). The attacks, as the probe ran them:
   stay open.
 - archive: import ten traces whose prompt and text are 3.3M characters each, then visit the archive
   page again and again.
+- leave (#50): two tabs at a time import a trace asking for as many tokens as the pair's context holds
+  (k 32, noise 1, T 2), press "Check by replay" and close at once, again and again.
+- links (#50): two tabs at a time open the scriptorium on a heavy link (a dynamic tree of 128 nodes,
+  noise 1, T 2, 128 new tokens) with a new seed each time; where the server refuses it, the same link
+  with half the tokens, until one is computed, which they then repeat.
+- proofs (#50): eight tabs open the proof page and press Start sampling once, and stay open.
+- closed (#50): five tabs upload two near-limit files each and close; a new tab then imports a run.
+- deletes (#50): the archive holds the lecturer's runs; the visitor opens each and presses Delete
+  wherever the page offers it.
+
+The visitor's tabs come from ATTACKER_ADDRESS, another loopback address, so the server sees one visitor
+(as it would one laptop on a class network); the student's come from 127.0.0.1, each tab its own.
 
 The traces are a real run of the pair given (poetry by default, whose context is 1,024 tokens), edited,
 made before any server starts. Each attack, and the student's window, lasts at most --seconds.
@@ -38,6 +50,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
+from urllib.parse import urlencode
 
 import requests
 from streamlit.proto.Alert_pb2 import Alert
@@ -56,6 +69,10 @@ BOMB_TRACES = 10
 STUDENT_EVERY_S = 2.0
 LECTURER_SEED, STUDENT_SEED = 10_000, 20_000
 CHECK_KEY = "archive_check"  # the "Check by replay" button's key (ui/archive/sections.py)
+DELETE_KEY = "archive_delete"
+ATTACKER_ADDRESS = "127.0.0.2"  # Linux answers all of 127/8 on the loopback
+HEAVY_LINK = {"shape": "dynamic-8-128", "noise": 1, "temperature": 2, "max_new": 128}
+PROOF_TABS, CLOSED_TABS, LECTURER_RUNS = 8, 5, 20
 
 
 @dataclass
@@ -70,21 +87,19 @@ class Page:
     def said(self) -> str:
         """"accepted" or "refused" from the page's success or error, with the error's first words."""
         for kind, body in self.alerts:
-            if kind == Alert.SUCCESS:
-                return "accepted"
-            if kind == Alert.ERROR:  # its first words, without the Markdown escapes
+            if kind in (Alert.ERROR, Alert.WARNING):  # its first words, without the Markdown escapes
                 words = " ".join(body.replace("\\", "").split())
                 return "refused: " + (words if len(words) <= 100 else words[:100] + "…")
-        return "no answer on the page"
+        return "accepted" if any(kind == Alert.SUCCESS for kind, _ in self.alerts) else "no answer on the page"
 
 
 class Tab:
     """One browser tab on the server, speaking Streamlit's websocket protocol; every wait ends by `deadline`."""
 
-    def __init__(self, base: str, deadline: float):
+    def __init__(self, base: str, deadline: float, address: str = "127.0.0.1"):
         self.base, self.deadline, self.session_id = base, deadline, ""
         self._connection = connect(base.replace("http", "ws") + "/_stcore/stream", subprotocols=["streamlit"],
-                                   max_size=None)
+                                   max_size=None, source_address=(address, 0))
 
     def __enter__(self) -> Tab:
         self.socket = self._connection.__enter__()
@@ -93,14 +108,10 @@ class Tab:
     def __exit__(self, *exc) -> None:
         self._connection.__exit__(*exc)
 
-    def run(self, page_name: str, widgets: Callable | None = None) -> Page:
+    def run(self, page_name: str, widgets: Callable | None = None, query: str = "language=en") -> Page:
         """Ask for a run of the page (`widgets` fills in its widget states) and read until it has finished."""
-        message = BackMsg()
-        message.rerun_script.query_string, message.rerun_script.page_name = "language=en", page_name
-        if widgets:
-            widgets(message.rerun_script.widget_states)
         started = time.perf_counter()
-        self.socket.send(message.SerializeToString())
+        self.ask(page_name, widgets, query)
         page = Page()
         while True:
             forward = ForwardMsg.FromString(self.socket.recv(timeout=max(self.deadline - time.monotonic(), 0.1)))
@@ -113,11 +124,21 @@ class Tab:
                 page.seconds = time.perf_counter() - started
                 return page
 
-    def press(self, page_name: str, button_id: str) -> Page:
+    def ask(self, page_name: str, widgets: Callable | None = None, query: str = "language=en") -> None:
+        """Ask for a run of the page and read nothing (a tab that closes next)."""
+        message = BackMsg()
+        message.rerun_script.query_string, message.rerun_script.page_name = query, page_name
+        if widgets:
+            widgets(message.rerun_script.widget_states)
+        self.socket.send(message.SerializeToString())
+
+    def press(self, page_name: str, button_id: str, wait: bool = True) -> Page | None:
         def trigger(states) -> None:
             state = states.widgets.add()
             state.id, state.trigger_value = button_id, True
 
+        if not wait:
+            return self.ask(page_name, trigger)
         return self.run(page_name, trigger)
 
     def import_file(self, client: requests.Session, uploader: str, name: str, data: bytes) -> Page:
@@ -185,7 +206,10 @@ def hostile_files(pair: str) -> dict[str, bytes]:
     run = cached_run(pair, "cpu", model_pair.default_draft, prompt, DecodeSettings(k=3, seed=41, max_new_tokens=8))
     edits = {"billion tokens": billion_tokens, "5,000-token prompt": long_prompt}
     edits |= {f"huge text {n}": huge_text for n in range(BOMB_TRACES)}
-    return {name: edited(run, seed, edit) for seed, (name, edit) in enumerate(edits.items(), start=900)}
+    fits = model_pair.context_limit - len(json.loads(run)["prompt_tokens"])
+    edits |= {f"replay of {fits >> halves}": asking_for(fits >> halves) for halves in range(6)}  # longest first
+    files = {name: edited(run, seed, edit) for seed, (name, edit) in enumerate(edits.items(), start=900)}
+    return files | {"run": run.encode(), "pair": pair.encode()}  # the run itself, and the pair by name
 
 
 def edited(run: str, seed: int, edit: Callable[[dict], None]) -> bytes:
@@ -199,6 +223,12 @@ def billion_tokens(trace: dict) -> None:
     trace["settings"] |= {"max_new_tokens": 1_000_000_000, "k": 32, "stop_at_eos": False}
 
 
+def asking_for(tokens: int) -> Callable[[dict], None]:
+    def edit(trace: dict) -> None:  # noise 1 and T 2: nearly every draft rejected, the dearest replay of its length
+        trace["settings"] |= {"max_new_tokens": tokens, "k": 32, "noise": 1.0, "temperature": 2.0, "stop_at_eos": False}
+    return edit
+
+
 def long_prompt(trace: dict) -> None:
     trace["prompt_tokens"] = [3] * 5_000
 
@@ -209,7 +239,7 @@ def huge_text(trace: dict) -> None:
 
 def replay_bomb(base: str, files: dict[str, bytes], deadline: float, said: list[str]) -> None:
     """Import each bomb; where one is accepted (the run then opens), press "Check by replay" and wait."""
-    with Tab(base, deadline) as tab:
+    with Tab(base, deadline, ATTACKER_ADDRESS) as tab:
         uploader, client = tab.run("archive").uploader, xsrf_client(base)
         for name in ("billion tokens", "5,000-token prompt"):
             page = tab.import_file(client, uploader, f"{name}.json", files[name])
@@ -257,7 +287,7 @@ def archive_bomb(base: str, files: dict[str, bytes], deadline: float, said: list
     """Import the huge traces, then open the archive page back to back until the time is up."""
     answers, visits, late = Counter(), [], []
     try:
-        with Tab(base, deadline) as tab:
+        with Tab(base, deadline, ATTACKER_ADDRESS) as tab:
             uploader, client = tab.run("archive").uploader, xsrf_client(base)
             for name in (name for name in files if name.startswith("huge text")):
                 answers[tab.import_file(client, uploader, f"{name}.json", files[name]).said()] += 1
@@ -270,7 +300,117 @@ def archive_bomb(base: str, files: dict[str, bytes], deadline: float, said: list
     said.extend(late)
 
 
-ATTACKS = {"replay": replay_bomb, "uploads": upload_flood, "archive": archive_bomb}
+def replay_and_leave(base: str, files: dict[str, bytes], deadline: float, said: list[str]) -> None:
+    """Find the longest replay the server checks (longest first, each waited for), then two tabs at a time
+    import it, press "Check by replay" and close at once, until the time is up."""
+    client, chosen = xsrf_client(base), None
+    with Tab(base, deadline, ATTACKER_ADDRESS) as tab:
+        uploader = tab.run("archive").uploader
+        for name in (name for name in files if name.startswith("replay of ")):
+            page = tab.import_file(client, uploader, f"{name}.json", files[name])
+            check = next((id_ for id_ in page.buttons if id_.endswith(CHECK_KEY)), None)
+            answer = tab.press("archive", check).said() if check else page.said()
+            said.append(f"{name} tokens: {answer}")
+            if not answer.startswith("refused: Cannot"):  # checked: the same text or not, either is computed
+                chosen = name
+                break
+    if chosen is None:
+        return
+    left = [0]
+
+    def press_and_leave() -> None:
+        with Tab(base, deadline, ATTACKER_ADDRESS) as tab:
+            page = tab.import_file(client, tab.run("archive").uploader, f"{chosen}.json", files[chosen])
+            tab.press("archive", next(id_ for id_ in page.buttons if id_.endswith(CHECK_KEY)), wait=False)
+            left[0] += 1
+
+    while time.monotonic() < deadline - 5:
+        pair_of_tabs = [threading.Thread(target=press_and_leave, daemon=True) for _ in range(2)]
+        for tab in pair_of_tabs:
+            tab.start()
+        for tab in pair_of_tabs:
+            tab.join(max(deadline - time.monotonic(), 0.1))
+    said.append(f"{left[0]} checks of {chosen} tokens pressed and left")
+
+
+def heavy_links(base: str, files: dict[str, bytes], deadline: float, said: list[str]) -> None:
+    """Halve HEAVY_LINK's tokens until the server computes it, then two tabs open it with a new seed each time."""
+    link, seeds, answers = dict(HEAVY_LINK), iter(range(50_000, 10**6)), Counter()
+
+    def query() -> str:
+        return urlencode({"language": "en", "pair": files["pair"].decode(), "seed": next(seeds), **link})
+    while link["max_new"] >= 8:
+        with Tab(base, deadline, ATTACKER_ADDRESS) as tab:
+            answer = tab.run("scriptorium", query=query()).said()
+        said.append(f"{link['max_new']} tokens: {answer if answer.startswith('refused') else 'computed'}")
+        if not answer.startswith("refused"):
+            break
+        link["max_new"] //= 2
+
+    def keep_opening() -> None:
+        while time.monotonic() < deadline:
+            try:
+                with Tab(base, deadline, ATTACKER_ADDRESS) as tab:
+                    answer = tab.run("scriptorium", query=query()).said()
+            except TimeoutError:  # the time ran out during this one
+                answer = "unanswered when the time was up"
+            answers[answer if answer.startswith("unanswered") else "refused" if answer.startswith("refused") else "computed"] += 1
+
+    tabs = [threading.Thread(target=keep_opening, daemon=True) for _ in range(2)]
+    for tab in tabs:
+        tab.start()
+    for tab in tabs:
+        tab.join(max(deadline - time.monotonic(), 0) + 30)
+    said.append(", ".join(f"{n} {answer}" for answer, n in answers.items()) + f" at {link['max_new']} tokens")
+
+
+def proof_line(base: str, files: dict[str, bytes], deadline: float, said: list[str]) -> None:
+    """PROOF_TABS tabs press Start sampling on the proof page; a refused tab's page says so and finishes."""
+    answers, query = Counter(), urlencode({"language": "en", "pair": files["pair"].decode()})
+
+    def start() -> None:
+        try:
+            with Tab(base, deadline, ATTACKER_ADDRESS) as tab:
+                page = tab.run("proof", query=query)
+                button = next(id_ for id_, label in page.buttons.items() if label == "Start sampling")
+                answer = tab.press("proof", button).said()
+                answers["refused: the visitor's two places are taken" if "each visitor may" in answer else answer] += 1
+                time.sleep(max(deadline - time.monotonic(), 0))  # the tab stays open
+        except TimeoutError:
+            answers["sampling, or in line, until the time was up"] += 1
+
+    tabs = [threading.Thread(target=start, daemon=True) for _ in range(PROOF_TABS)]
+    for tab in tabs:
+        tab.start()
+    for tab in tabs:
+        tab.join(max(deadline - time.monotonic(), 0) + 30)
+    said.append("; ".join(f"{n} × {answer}" for answer, n in answers.items()))
+
+
+def closed_tabs(base: str, files: dict[str, bytes], deadline: float, said: list[str]) -> None:
+    """CLOSED_TABS tabs upload two near-limit files each and close; then a new tab imports a run."""
+    client, data = xsrf_client(base), b"x" * FLOOD_FILE
+    with ExitStack() as tabs:
+        held = [upload(client, base, s, data) for s in [open_session(tabs, base) for _ in range(CLOSED_TABS)]
+                for _ in range(2)]
+    said.append(f"{held.count(204)} of {len(held)} uploads kept, then the tabs closed")
+    with Tab(base, deadline, ATTACKER_ADDRESS) as tab:
+        said.append(f"a new tab's import: {tab.import_file(client, tab.run('archive').uploader, 'run.json', files['run']).said()}")
+
+
+def deletes(base: str, files: dict[str, bytes], deadline: float, said: list[str]) -> None:
+    """Open the archive (the lecturer's runs, the newest open) and press Delete while the page offers it."""
+    deleted = 0
+    with Tab(base, deadline, ATTACKER_ADDRESS) as tab:
+        page = tab.run("archive")
+        while time.monotonic() < deadline and (button := next((i for i in page.buttons if i.endswith(DELETE_KEY)), None)):
+            tab.press("archive", button)
+            deleted, page = deleted + 1, tab.run("archive")
+    said.append(f"Delete offered and pressed {deleted} times on {LECTURER_RUNS} runs the lecturer made")
+
+
+ATTACKS = {"replay": replay_bomb, "uploads": upload_flood, "archive": archive_bomb, "leave": replay_and_leave,
+           "links": heavy_links, "proofs": proof_line, "closed": closed_tabs, "deletes": deletes}
 
 
 class Student(threading.Thread):
@@ -320,6 +460,8 @@ def measure(name: str, pair: str, files: dict[str, bytes], seconds: float) -> Ro
     try:
         with tempfile.TemporaryDirectory() as folder:
             log = Path(folder) / "server.log"
+            if name == "deletes":
+                lecturer_runs(Path(folder) / "archive.sqlite", files["run"].decode())
             with app_process(archive=Path(folder) / "archive.sqlite", log=log) as (base, pid):
                 lecturer = open_and_step(base, pair, LECTURER_SEED, 0)  # loads the pair once, as the lecturer's tab
                 if lecturer.error:
@@ -334,6 +476,15 @@ def measure(name: str, pair: str, files: dict[str, bytes], seconds: float) -> Ro
     except Exception as error:  # noqa: BLE001 - a server that did not start is this row's error
         row.errors.append(f"{type(error).__name__}: {error}")
     return row
+
+
+def lecturer_runs(path: Path, run: str) -> None:
+    """LECTURER_RUNS runs in the archive before the server starts, as the lecturer's command line files them."""
+    from specdec_core.services.archive import Archive
+
+    store = Archive(path)
+    for seed in range(LECTURER_RUNS):
+        store.save(edited(run, seed, lambda trace: None))
 
 
 def watch(row: Row, base: str, pair: str, files: dict[str, bytes], seconds: float) -> None:
@@ -372,16 +523,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.worst_visitor", description=__doc__.splitlines()[0])
     parser.add_argument("--attack", default=",".join(ATTACKS), help="attacks, comma-separated: " + ", ".join(ATTACKS))
     parser.add_argument("--seconds", type=float, default=60, help="how long each attack and the student's window last")
-    parser.add_argument("--pair", default="poetry", help="the student's pair, and the pair the bomb traces name")
+    parser.add_argument("--pair", default="poetry", help="the student's pair")
+    parser.add_argument("--attack-pair", default="", help="the pair the visitor's traces, links and proofs name "
+                        "(default: the student's)")
     args = parser.parse_args(argv)
     names = [name.strip() for name in args.attack.split(",")]
     unknown = [name for name in names if name not in ATTACKS]
     if unknown:
         parser.error(f"no attack {', '.join(unknown)}; choose from {', '.join(ATTACKS)}")
     try:
-        files = hostile_files(args.pair)
+        files = hostile_files(args.attack_pair or args.pair)
     except Exception as error:  # noqa: BLE001 - e.g. a pair whose files are not here
-        print(f"no run of {args.pair} to make the hostile files from: {type(error).__name__}: {error}", file=sys.stderr)
+        print(f"no run of {args.attack_pair or args.pair} to make the hostile files from: {type(error).__name__}: {error}",
+              file=sys.stderr)
         return 1
     rows = [measure(name, args.pair, files, args.seconds).markdown() for name in names]
     print("\n| attack | what the server answered | server RSS, MB (start → peak) "

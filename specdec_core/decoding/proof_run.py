@@ -25,6 +25,11 @@ def tree_branching(name: str) -> tuple[int, ...]:
     """'2-2' -> (2, 2), children per node at each depth, for the proof's trees ("" for a chain: ())."""
     return tree_shape(name).branching if name else ()
 FINAL_RESAMPLES = 200  # bootstrap size of the final test's TV interval
+# Rows times vocabulary in one batch. A round holds several (rows, V) float32 tables and a copy of the prompt's
+# cache per row: SmolLM2 (49,152 tokens) at 2,000 rows made a proof add 1.5 GB to the server, and this bound
+# (81 rows) holds it to about 0.5 GB. The poetry pair's proof takes as long at 613 rows as at 2,000
+# (docs/benchmarks.md has both).
+MAX_BATCH_CELLS = 4_000_000
 
 
 @dataclass
@@ -94,10 +99,12 @@ def streams(pair, draft_name: str, ids: list[int], settings,
     return speculative, plain
 
 
-def batch_size(total: int, done: int) -> int:
+def batch_size(total: int, done: int, vocab_size: int = 0) -> int:
     """A small first batch, so the page shows progress within a second or two even on a busy server; then
-    about ten redraws per run, never batches so small that Python overhead dominates."""
-    return max(100, total // 50) if not done else max(500, total // 10)
+    about ten redraws per run, never batches so small that Python overhead dominates; and never more rows
+    than MAX_BATCH_CELLS allows at this vocabulary."""
+    size = max(100, total // 50) if not done else max(500, total // 10)
+    return min(size, max(1, MAX_BATCH_CELLS // vocab_size)) if vocab_size else size
 
 
 def draw_batch(run: ProofRun, speculative: SampleStream, plain: SampleStream, exact: Exact,
@@ -106,7 +113,7 @@ def draw_batch(run: ProofRun, speculative: SampleStream, plain: SampleStream, ex
     stream's TV over the joint's cells as fixed for the whole run. Each stream's draw runs inside a
     fresh each_draw() (a server's compute slot, held one draw at a time)."""
     started = time.perf_counter()
-    size = min(batch_size(run.total, run.done), run.total - run.done)
+    size = min(batch_size(run.total, run.done, len(exact.first.probs)), run.total - run.done)
     with each_draw():
         speculative_batch = speculative.draw(size)
     with each_draw():
