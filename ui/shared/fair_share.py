@@ -15,6 +15,7 @@ BUDGET_VAR); a visitor cannot.
 """
 from __future__ import annotations
 
+import ctypes
 import os
 import threading
 import time
@@ -39,6 +40,18 @@ RUN_LIMIT_VAR, RUN_LIMIT_S = "SCRIPTORIUM_RUN_LIMIT_S", 20.0  # the most one run
 BUDGET_VAR, BUDGET_S = "SCRIPTORIUM_VISITOR_BUDGET_S", 120.0  # the most one visitor computes in any WINDOW_S
 WINDOW_S = 300.0
 HEAVY_S = 2.0  # a run that may take longer computes in the heavy lane; an ordinary run of the defaults takes < 1 s
+
+
+def _glibc():
+    """glibc, whose malloc_trim hands freed heap back to the system; None under another C library."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return None
+    return libc if hasattr(libc, "malloc_trim") else None
+
+
+_LIBC = _glibc()
 
 
 def limit(variable: str, default: float) -> float:
@@ -148,6 +161,16 @@ def fair_run(seconds: float) -> Iterator[None]:
             yield
     finally:
         ledger.record(who, time.monotonic() - started if started is not None else 0.0, heavy)
+        if heavy:
+            give_memory_back()
+
+
+def give_memory_back() -> None:
+    """Hand the freed heap of a heavy run back to the system. glibc keeps what a thread's arena freed for its
+    next use, and every session's thread has its own: the server grew from 1.10 to 1.71 GB over five heavy
+    SmolLM2 visits and kept it. malloc_trim returns the free pages (a few milliseconds); elsewhere, nothing."""
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
 
 
 def stop_if_left() -> None:
