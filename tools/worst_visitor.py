@@ -225,7 +225,8 @@ def billion_tokens(trace: dict) -> None:
 
 def asking_for(tokens: int) -> Callable[[dict], None]:
     def edit(trace: dict) -> None:  # noise 1 and T 2: nearly every draft rejected, the dearest replay of its length
-        trace["settings"] |= {"max_new_tokens": tokens, "k": 32, "noise": 1.0, "temperature": 2.0, "stop_at_eos": False}
+        trace["settings"] |= {"max_new_tokens": tokens, "k": 32, "noise": 1.0, "stop_at_eos": False}
+        trace["settings"]["sampling"]["temperature"] = 2.0
     return edit
 
 

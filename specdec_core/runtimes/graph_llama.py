@@ -16,10 +16,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
-import onnxruntime as ort
 import torch
 
 from specdec_core.runtimes.llama_graph import GraphShape, graph_file, graph_fits, graph_read_bytes, graph_shape
+from specdec_core.runtimes.quiet_onnx_runtime import ort
 from specdec_core.runtimes.silenced_head import SILENT
 from specdec_core.runtimes.slot_cache import SlotCachedLM
 

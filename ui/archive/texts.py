@@ -93,7 +93,7 @@ TEXT = Texts(
             "en": "Only the visitor who made or imported this run may delete it (or whoever runs this server).",
         },
         "operator": {"zh": "伺服器管理者", "en": "Server operator"},
-        "operator_token": {"zh": "管理者口令（開伺服器時設定的 SCRIPTORIUM_OPERATOR_TOKEN）",
+        "operator_token": {"zh": "管理者口令（開這台伺服器的人設定的那一組）",
                            "en": "Operator token (SCRIPTORIUM_OPERATOR_TOKEN, set when the server was started)"},
         "operator_yes": {"zh": "這一頁是管理者的：可以刪除任何一卷。", "en": "This tab is the operator's: it may delete any run."},
         "operator_no": {"zh": "口令不對：這一頁只能刪除自己的卷。", "en": "That is not the token: this tab may delete only its own runs."},

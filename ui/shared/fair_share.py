@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 import streamlit as st
+from streamlit.logger import get_logger
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner_utils.exceptions import RerunException, StopException
 from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
@@ -39,6 +40,7 @@ from ui.shared.visitors import visitor
 RUN_LIMIT_VAR, RUN_LIMIT_S = "SCRIPTORIUM_RUN_LIMIT_S", 20.0  # the most one run may compute, at its bound
 BUDGET_VAR, BUDGET_S = "SCRIPTORIUM_VISITOR_BUDGET_S", 120.0  # the most one visitor computes in any WINDOW_S
 WINDOW_S = 300.0
+log = get_logger(__name__)
 HEAVY_S = 2.0  # a run that may take longer computes in the heavy lane; an ordinary run of the defaults takes < 1 s
 
 
@@ -159,6 +161,10 @@ def fair_run(seconds: float) -> Iterator[None]:
         with heavy_lane() if heavy else nullcontext(), run_slot(), checked_by(stop_if_left):
             started = time.monotonic()
             yield
+    except (StopException, RerunException):
+        log.info("stopped a run of %s after %.1f s between rounds: its tab left or asked for another",
+                 who, time.monotonic() - started if started is not None else 0.0)
+        raise
     finally:
         ledger.record(who, time.monotonic() - started if started is not None else 0.0, heavy)
         if heavy:

@@ -1,0 +1,66 @@
+"""Fair share on a real server (#50): a closed tab's run stops between rounds and gives back the visitor's
+heavy place, and a link past the run limit is refused on the page in the reader's language."""
+import time
+from urllib.parse import urlencode
+
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+from tools.browser import app_process
+from tools.worst_visitor import ATTACKER_ADDRESS, CHECK_KEY, Tab, hostile_files, xsrf_client
+
+# A poetry run the server computes in the heavy lane (about 3-13 s at its bound on two cores), and the same
+# past the run limit.
+HEAVY = {"pair": "poetry", "shape": "dynamic-8-128", "noise": 1, "temperature": 2, "max_new": 64}
+TOO_HEAVY = HEAVY | {"max_new": 128}
+WAIT_S = 120
+
+
+def link(seed: int, settings: dict, language: str = "en") -> str:
+    return urlencode({"language": language, "seed": seed, **settings})
+
+
+def test_a_closed_tabs_replay_stops_and_the_visitor_may_start_another(tmp_path):
+    """#50: two tabs pressed "check by replay" on a long trace and closed; the checks held the server for minutes."""
+    files = hostile_files("poetry")
+    name = next(name for name in files if name.startswith("replay of ") and int(name.split()[-1]) <= 300)
+    log = tmp_path / "server.log"
+    with app_process(archive=tmp_path / "archive.sqlite", log=log) as (base, _):
+        deadline, client = time.monotonic() + WAIT_S, xsrf_client(base)
+        _wait_for(log, "The pair poetry is loaded and timed")
+        with Tab(base, deadline, ATTACKER_ADDRESS) as first:  # a replay of about 250 tokens at noise 1: seconds
+            page = first.import_file(client, first.run("archive").uploader, "long.json", files[name])
+            first.press("archive", next(i for i in page.buttons if i.endswith(CHECK_KEY)), wait=False)
+            _until_spinning(first)
+            time.sleep(2.0)  # the replay computes (about 14 s alone): leave before it is done
+        _wait_for(log, "stopped a run of 127.0.0.2")
+        with Tab(base, deadline, ATTACKER_ADDRESS) as second:
+            again = second.run("scriptorium", query=link(2, HEAVY)).said()
+    assert "stopped a run of 127.0.0.2" in log.read_text()
+    assert not again.startswith("refused"), again  # the heavy place went back with the stopped run
+    assert "Traceback" not in log.read_text()
+
+
+def _until_spinning(tab: Tab) -> None:
+    """Read the tab's messages until the page shows its spinner (a transient element): the check is under way."""
+    while True:
+        forward = ForwardMsg.FromString(tab.socket.recv(timeout=WAIT_S))
+        if forward.WhichOneof("type") == "delta" and forward.delta.WhichOneof("type") == "new_transient":
+            return
+
+
+def _wait_for(log, line: str) -> None:
+    for _ in range(WAIT_S * 2):
+        if line in log.read_text():
+            return
+        time.sleep(0.5)
+
+
+def test_a_link_past_the_run_limit_is_refused_on_the_page_in_both_languages(tmp_path):
+    with app_process(archive=tmp_path / "archive.sqlite") as (base, _):
+        deadline = time.monotonic() + WAIT_S
+        with Tab(base, deadline, ATTACKER_ADDRESS) as tab:
+            english = tab.run("scriptorium", query=link(4, TOO_HEAVY)).said()
+        with Tab(base, deadline, ATTACKER_ADDRESS) as tab:  # a tab keeps the language it opened with
+            chinese = tab.run("scriptorium", query=link(4, TOO_HEAVY, "zh")).said()
+    assert "this run may take up to" in english and "this server gives a run at most 20 s" in english
+    assert "這次抄寫最多可能要算" in chinese and "這台伺服器每次最多給 20 秒" in chinese

@@ -1,0 +1,41 @@
+"""The graph runtime asks the network nothing: ONNX Runtime's telemetry would look up its collector's name
+from threads of its own once a session exists (found by tools/no_network.py in two of five runs)."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tools.browser import ROOT
+
+# A process that runs a one-node graph, then waits while the runtime's own threads would do their work (the
+# look-up came within about a second of the first session).
+RUN_AND_WAIT = """
+import time
+{runtime}
+from onnx import TensorProto, helper
+x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])
+graph = helper.make_graph([helper.make_node("Neg", ["x"], ["y"])], "g", [x],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])])
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+ort.InferenceSession(model.SerializeToString()).run(None, {{"x": __import__("numpy").ones(1, "float32")}})
+time.sleep(8)
+"""
+DNS = re.compile(r"connect\(\d+, \{sa_family=AF_INET6?, sin6?_port=htons\(53\)")
+
+
+def connects_to_port_53(runtime: str, tmp_path) -> int:
+    trace = tmp_path / "connect.strace"
+    clean = {name: value for name, value in os.environ.items() if name != "ORT_DISABLE_TELEMETRY"}  # this process set it
+    subprocess.run(["strace", "-f", "--seccomp-bpf", "-e", "trace=connect", "-o", str(trace), sys.executable, "-c",
+                    RUN_AND_WAIT.format(runtime=runtime)], cwd=ROOT, env=clean, check=True, capture_output=True, timeout=300)
+    return len(DNS.findall(trace.read_text()))
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="needs strace")
+def test_the_graph_runtime_looks_nothing_up_and_would_without_the_variable(tmp_path):
+    assert connects_to_port_53("from specdec_core.runtimes.quiet_onnx_runtime import ort", tmp_path) == 0
+    # the negative control: the runtime imported on its own, as before this module, does look its collector up
+    assert connects_to_port_53("import onnxruntime as ort", tmp_path) > 0
