@@ -6,10 +6,12 @@ navigation and serves a deep link such as /proof from it before this frame has r
 import streamlit as st
 
 st.set_page_config(page_title="御筆樓 Scriptorium", page_icon="🖌️", layout="wide")
-# A session's first run imports torch and seats the models: say so at once, not after a blank page.
+# A session's first run imports the app's modules, and seats the models if the server has not yet (serve.py
+# loads the default pair as it starts): say so at once, not after a blank page.
 OPENING = {
-    "zh": "御筆樓開門中：第一次進來要請墨卿與阿速入座（載入模型），請稍候十幾秒…",
-    "en": "The scriptorium is opening: a first visit seats the master and the scribe (loads the models), ten seconds or so…",
+    "zh": "御筆樓開門中：墨卿與阿速還沒入座的話，要先請他們入座（載入模型），請稍候…",
+    "en": "The scriptorium is opening: if the master and the scribe are not seated yet, they are being seated "
+    "(the models load), a moment…",
 }
 opening = st.empty()
 if "url_adopted" not in st.session_state:

@@ -22,16 +22,17 @@ def link(seed: int, settings: dict, language: str = "en") -> str:
 def test_a_closed_tabs_replay_stops_and_the_visitor_may_start_another(tmp_path):
     """#50: two tabs pressed "check by replay" on a long trace and closed; the checks held the server for minutes."""
     files = hostile_files("poetry")
-    name = next(name for name in files if name.startswith("replay of ") and int(name.split()[-1]) <= 300)
+    # about 127 tokens: a bound near 7 s, so a pace timed on a busy machine still lets it run, and about as long
+    name = next(name for name in files if name.startswith("replay of ") and int(name.split()[-1]) <= 150)
     log = tmp_path / "server.log"
     with app_process(archive=tmp_path / "archive.sqlite", log=log) as (base, _):
         deadline, client = time.monotonic() + WAIT_S, xsrf_client(base)
         _wait_for(log, "The pair poetry is loaded and timed")
-        with Tab(base, deadline, ATTACKER_ADDRESS) as first:  # a replay of about 250 tokens at noise 1: seconds
+        with Tab(base, deadline, ATTACKER_ADDRESS) as first:
             page = first.import_file(client, first.run("archive").uploader, "long.json", files[name])
             first.press("archive", next(i for i in page.buttons if i.endswith(CHECK_KEY)), wait=False)
             _until_spinning(first)
-            time.sleep(2.0)  # the replay computes (about 14 s alone): leave before it is done
+            time.sleep(2.0)  # the replay computes (about 7 s alone): leave before it is done
         _wait_for(log, "stopped a run of 127.0.0.2")
         with Tab(base, deadline, ATTACKER_ADDRESS) as second:
             again = second.run("scriptorium", query=link(2, HEAVY)).said()

@@ -3,15 +3,17 @@ from threads of its own once a session exists (found by tools/no_network.py in t
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
 from tools.browser import ROOT
 
-# A process that runs a one-node graph, then waits while the runtime's own threads would do their work (the
-# look-up came within about a second of the first session).
+# A process that runs a one-node graph, then waits while the runtime's own threads would do their work: the
+# telemetry's look-up came about 8 s after the first session, later on a busy machine.
 RUN_AND_WAIT = """
 import time
 {runtime}
@@ -21,16 +23,30 @@ graph = helper.make_graph([helper.make_node("Neg", ["x"], ["y"])], "g", [x],
                           [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])])
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 ort.InferenceSession(model.SerializeToString()).run(None, {{"x": __import__("numpy").ones(1, "float32")}})
-time.sleep(8)
+print("session", flush=True)
+time.sleep(600)
 """
+WATCH_S = 30  # after the session: over three times the look-up's usual delay
 DNS = re.compile(r"connect\(\d+, \{sa_family=AF_INET6?, sin6?_port=htons\(53\)")
 
 
 def connects_to_port_53(runtime: str, tmp_path) -> int:
+    """Port-53 connects of a process running `runtime`'s session, watched for WATCH_S after the session (or
+    until the first one)."""
     trace = tmp_path / "connect.strace"
     clean = {name: value for name, value in os.environ.items() if name != "ORT_DISABLE_TELEMETRY"}  # this process set it
-    subprocess.run(["strace", "-f", "--seccomp-bpf", "-e", "trace=connect", "-o", str(trace), sys.executable, "-c",
-                    RUN_AND_WAIT.format(runtime=runtime)], cwd=ROOT, env=clean, check=True, capture_output=True, timeout=300)
+    process = subprocess.Popen(["strace", "-f", "--seccomp-bpf", "-e", "trace=connect", "-o", str(trace), sys.executable,
+                                "-c", RUN_AND_WAIT.format(runtime=runtime)], cwd=ROOT, env=clean, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    try:
+        assert process.stdout.readline().strip() == "session"
+        for _ in range(WATCH_S * 2):
+            if DNS.search(trace.read_text()):
+                break
+            time.sleep(0.5)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)  # strace and the process it traces
+        process.wait(timeout=30)
     return len(DNS.findall(trace.read_text()))
 
 

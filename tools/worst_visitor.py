@@ -441,11 +441,12 @@ class Row:
     said: list[str] = field(default_factory=list)
     start_mb: float = 0.0
     peak_mb: float = 0.0
+    end_mb: float = 0.0  # once the attack and the student are done: what the server kept
     runs_s: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
     def markdown(self) -> str:
-        memory = f"{self.start_mb:.0f} → {self.peak_mb:.0f}" if self.peak_mb else "—"
+        memory = f"{self.start_mb:.0f} → {self.peak_mb:.0f} → {self.end_mb:.0f}" if self.peak_mb else "—"
         runs = f"{spread(self.runs_s)} ({len(self.runs_s)} runs)" if self.runs_s else "—"
         errors = "; ".join(self.errors) if self.errors else "none"
         return f"| {self.attack} | {'; '.join(self.said) or '—'} | {memory} | {runs} | {errors} |"
@@ -470,7 +471,7 @@ def measure(name: str, pair: str, files: dict[str, bytes], seconds: float) -> Ro
                 row.start_mb = rss_mb(pid)
                 with PeakRss(pid) as rss:
                     watch(row, base, pair, files, seconds)
-                row.peak_mb = rss.peak_mb
+                row.peak_mb, row.end_mb = rss.peak_mb, rss_mb(pid)
             tracebacks = log.read_text(errors="replace").count("Traceback")
             if tracebacks:
                 row.errors.append(f"{tracebacks} tracebacks in the server's log")
@@ -539,7 +540,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 1
     rows = [measure(name, args.pair, files, args.seconds).markdown() for name in names]
-    print("\n| attack | what the server answered | server RSS, MB (start → peak) "
+    print("\n| attack | what the server answered | server RSS, MB (start → peak → end) "
           "| student's new run, s (min / median / max) | errors |")
     print("|---|---|---|---|---|")
     print("\n".join(rows))
