@@ -36,7 +36,9 @@ def test_a_closed_tabs_replay_stops_and_the_visitor_may_start_another(tmp_path):
         with Tab(base, deadline, ATTACKER_ADDRESS) as second:
             again = second.run("scriptorium", query=link(2, HEAVY)).said()
     assert "stopped a run of 127.0.0.2" in log.read_text()
-    assert not again.startswith("refused"), again  # the heavy place went back with the stopped run
+    # the heavy place went back with the stopped run (on a busy machine the link may be refused by its cost,
+    # timed slower there, but never as this visitor's second heavy run)
+    assert "already have a long" not in again, again
     assert "Traceback" not in log.read_text()
 
 
