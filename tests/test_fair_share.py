@@ -122,3 +122,15 @@ def test_heavy_runs_leave_a_model_slot_to_ordinary_ones(monkeypatch):
     release.set()
     first.join(WAIT_S), second.join(WAIT_S)
     assert second_heavy_in.is_set()
+
+
+def test_timing_a_pace_never_holds_one_slot_while_waiting_for_another(monkeypatch):
+    """With one model slot (SCRIPTORIUM_RUN_SLOTS=1), timing the scribe inside a slot while the master's timing
+    asked for a second one waited for ever."""
+    monkeypatch.setenv(run_slots.SLOTS_VAR, "1")
+    for cached in (run_slots._model_slots, fair_share._master_pace, fair_share.pace):
+        cached.clear()
+    timed = threading.Thread(target=fair_share.pace, args=("tiny", "cpu", "lm"), daemon=True)
+    timed.start()
+    timed.join(WAIT_S)
+    assert not timed.is_alive()

@@ -137,10 +137,12 @@ def _master_pace(pair_name: str, device: str) -> Pace:
 
 @st.cache_resource(show_spinner=False)
 def pace(pair_name: str, device: str, scribe: str | None) -> Pace:
-    """The pair's pace on this server with this scribe, timed once (about 0.1 s, or 2-4 s for SmolLM2)."""
-    pair = cached_pair(pair_name, device)
+    """The pair's pace on this server with this scribe, timed once (a fraction of a second, seconds for SmolLM2).
+    The master's is timed first, in a slot of its own: one slot held while waiting for another could wait
+    for ever (with one slot, it would)."""
+    pair, master = cached_pair(pair_name, device), _master_pace(pair_name, device)
     with run_slot():
-        return with_scribe(_master_pace(pair_name, device), pair.as_target(), pair.draft(scribe))
+        return with_scribe(master, pair.as_target(), pair.draft(scribe))
 
 
 def run_seconds(pair_name: str, device: str, scribe: str | None, settings: DecodeSettings, prompt_tokens: int,
