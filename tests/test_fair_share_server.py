@@ -25,15 +25,15 @@ def test_a_closed_tabs_replay_stops_and_the_visitor_may_start_another(tmp_path):
     name = next(name for name in files if name.startswith("replay of ") and int(name.split()[-1]) <= 150)
     log = tmp_path / "server.log"
     with app_process(archive=tmp_path / "archive.sqlite", log=log) as (base, _):
-        deadline, client = time.monotonic() + WAIT_S, xsrf_client(base)
+        client = xsrf_client(base)
         _wait_for(log, "The pair poetry is loaded and timed")
-        with Tab(base, deadline, ATTACKER_ADDRESS) as first:
+        with Tab(base, time.monotonic() + WAIT_S, ATTACKER_ADDRESS) as first:
             page = first.import_file(client, first.run("archive").uploader, "long.json", files[name])
             first.press("archive", next(i for i in page.buttons if i.endswith(CHECK_KEY)), wait=False)
             _until_spinning(first)
             time.sleep(2.0)  # the replay computes (about 7 s alone): leave before it is done
         _wait_for(log, "stopped a run of 127.0.0.2")
-        with Tab(base, deadline, ATTACKER_ADDRESS) as second:
+        with Tab(base, time.monotonic() + WAIT_S, ATTACKER_ADDRESS) as second:  # each tab its own wait
             again = second.run("scriptorium", query=link(2, HEAVY)).said()
     assert "stopped a run of 127.0.0.2" in log.read_text()
     # the heavy place went back with the stopped run (on a busy machine the link may be refused by its cost,
@@ -60,10 +60,9 @@ def _wait_for(log, line: str) -> None:
 def test_a_link_past_the_run_limit_is_refused_on_the_page_in_both_languages(tmp_path, monkeypatch):
     monkeypatch.setenv(RUN_LIMIT_VAR, "5")  # whoever starts the server sets the limit; HEAVY's bound is over 10 s
     with app_process(archive=tmp_path / "archive.sqlite") as (base, _):
-        deadline = time.monotonic() + WAIT_S
-        with Tab(base, deadline, ATTACKER_ADDRESS) as tab:
+        with Tab(base, time.monotonic() + WAIT_S, ATTACKER_ADDRESS) as tab:
             english = tab.run("scriptorium", query=link(4, HEAVY)).said()
-        with Tab(base, deadline, ATTACKER_ADDRESS) as tab:  # a tab keeps the language it opened with
+        with Tab(base, time.monotonic() + WAIT_S, ATTACKER_ADDRESS) as tab:  # a tab keeps its first language
             chinese = tab.run("scriptorium", query=link(4, HEAVY, "zh")).said()
     assert "this run may take up to" in english and "this server gives a run at most 5 s" in english
     assert "這次抄寫最多可能要算" in chinese and "這台伺服器每次最多給 5 秒" in chinese
