@@ -5,7 +5,7 @@ from urllib.parse import urlencode
 
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from tools.browser import app_process
+from tools.browser import app_process, wait_for_line
 from tools.worst_visitor import ATTACKER_ADDRESS, CHECK_KEY, Tab, hostile_files, xsrf_client
 from ui.shared.fair_share import RUN_LIMIT_VAR
 
@@ -27,13 +27,13 @@ def test_a_closed_tabs_replay_stops_and_the_visitor_may_start_another(tmp_path, 
     monkeypatch.setenv(RUN_LIMIT_VAR, "1e6")  # about stopping, not limits: a pace timed on a busy machine refuses nothing
     with app_process(archive=tmp_path / "archive.sqlite", log=log) as (base, _):
         client = xsrf_client(base)
-        _wait_for(log, "The pair poetry is loaded and timed")
+        wait_for_line(log, "The pair poetry is loaded and timed", WAIT_S)
         with Tab(base, time.monotonic() + WAIT_S, ATTACKER_ADDRESS) as first:
             page = first.import_file(client, first.run("archive").uploader, "long.json", files[name])
             first.press("archive", next(i for i in page.buttons if i.endswith(CHECK_KEY)), wait=False)
             _until_spinning(first)
             time.sleep(2.0)  # the replay computes (about 7 s alone): leave before it is done
-        _wait_for(log, "stopped a run of 127.0.0.2")
+        wait_for_line(log, "stopped a run of 127.0.0.2", WAIT_S)
         with Tab(base, time.monotonic() + WAIT_S, ATTACKER_ADDRESS) as second:  # each tab its own wait
             again = second.run("scriptorium", query=link(2, HEAVY)).said()
     assert "stopped a run of 127.0.0.2" in log.read_text()
@@ -50,12 +50,6 @@ def _until_spinning(tab: Tab) -> None:
         if forward.WhichOneof("type") == "delta" and forward.delta.WhichOneof("type") == "new_transient":
             return
 
-
-def _wait_for(log, line: str) -> None:
-    for _ in range(WAIT_S * 2):
-        if line in log.read_text():
-            return
-        time.sleep(0.5)
 
 
 def test_a_link_past_the_run_limit_is_refused_on_the_page_in_both_languages(tmp_path, monkeypatch):

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tools.browser import ROOT, app_process
+from tools.browser import ROOT, app_process, wait_for_line
 from tools.classroom_load import PeakRss
 from tools.worst_visitor import FLOOD_FILE, FULL_FILE, open_session, rss_mb, upload, xsrf_client
 from ui.shared.server_guard import SERVER_UPLOAD_FILES, SESSION_UPLOAD_FILES
@@ -33,6 +33,8 @@ def test_an_upload_flood_is_refused_past_the_bounds_and_the_server_keeps_its_mem
     data = b"x" * FLOOD_FILE
     with app_process(archive=tmp_path / "archive.sqlite", log=log) as (base, pid), ExitStack() as tabs:
         sessions = [open_session(tabs, base) for _ in range(FLOOD_SESSIONS)]  # the first page installs the guards
+        # the pair the server warms as it starts grows its memory too: measure the uploads after it
+        assert wait_for_line(log, "The pair poetry is loaded and timed", 180)
         client = requests.Session()
         client.get(f"{base}/_stcore/health", timeout=30)
         before = rss_mb(pid)

@@ -1,7 +1,5 @@
 """The class's pairs load as the server starts (#50: 30 tabs on a cold server waited 36 s at the median)."""
-import time
-
-from tools.browser import app_process
+from tools.browser import app_process, wait_for_line
 from tools.classroom_load import open_and_step
 from ui.shared.warm_start import WARM_VAR, pairs_to_warm
 
@@ -18,10 +16,7 @@ def test_the_default_pair_is_warmed_unless_the_operator_names_others(monkeypatch
 def test_the_server_loads_the_pair_before_its_first_visitor_and_says_so(tmp_path):
     log = tmp_path / "server.log"
     with app_process(archive=tmp_path / "archive.sqlite", log=log) as (base, _):
-        for _ in range(120):  # the load runs beside the listening server: wait for its line, at most a minute
-            if "The pair poetry is loaded and timed" in log.read_text():
-                break
-            time.sleep(0.5)
+        wait_for_line(log, "The pair poetry is loaded and timed", 60)  # the load runs beside the listening server
         first = open_and_step(base, "poetry", 7, 0)
     text = log.read_text()
     assert "模型組 poetry 已載入並計時" in text and "The pair poetry is loaded and timed" in text

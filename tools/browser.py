@@ -73,6 +73,16 @@ def app_process(
             out.close()
 
 
+def wait_for_line(log: Path, line: str, timeout: float = 120) -> bool:
+    """Whether the server's log shows `line` within `timeout` seconds (the warm start's "loaded and timed", say)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if line in log.read_text():
+            return True
+        time.sleep(0.5)
+    return False
+
+
 def _end_group(leader: subprocess.Popen) -> None:
     """SIGTERM to the leader's whole process group, SIGKILL to what is left after 10 s."""
     _signal_group(leader.pid, signal.SIGTERM)
