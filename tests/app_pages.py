@@ -7,8 +7,15 @@ from ui.shared.units import unit_words
 TIMEOUT = 120  # the first run imports torch and loads the models
 
 
-def open_page(page: str, language: str = "zh", **query: str) -> AppTest:
-    """page: a file name under views/ without .py; query: URL parameters such as k="2"."""
+def open_page(page: str, language: str = "zh", keep_measurements: bool = False, **query: str) -> AppTest:
+    """page: a file name under views/ without .py; query: URL parameters such as k="2".
+
+    Each page opens as on a server nobody has measured on (the board of ui/shared/measurements.py is the
+    server's, and AppTest's server is this process), unless keep_measurements: a second visitor's view."""
+    if not keep_measurements:
+        from ui.shared.measurements import board
+
+        board.clear()
     app = AppTest.from_file("../app.py", default_timeout=TIMEOUT)
     app.query_params.update({"language": language, **query})
     app.run()

@@ -52,7 +52,7 @@ def measured(app):
     """The speed lab's counters: a recorded measurement where the pair has one, else measured now (short)."""
     if not app.metric:
         app.button(key="measure").click().run()
-    assert not app.exception and app.metric
+    assert not app.exception and app.metric, [e.value for e in app.error]
     return app
 
 

@@ -34,14 +34,19 @@ def plain_generate(target: Target, prompt: list[int], settings: DecodeSettings) 
     return _generate(target, None, prompt, settings)
 
 
-def plain_tokens(target: Target, prompt: list[int], settings: DecodeSettings) -> list[int]:
+def plain_tokens(target: Target, prompt: list[int], settings: DecodeSettings, times: list[float] | None = None) -> list[int]:
     """The target alone at its fastest: the tokens plain_generate writes, and nothing else.
 
     The same forward (cached_lm_for), sampling settings, seed and stop-at-end rule, but none of the
     sheet's bookkeeping: no round through the verifier, no tables of p, no trace records. The bench
     times speculative decoding against this, so the bookkeeping that plain_generate pays once a token
     and speculative decoding once a round does not flatter the speedup.
+
+    times: a list to receive, per token, the seconds from the start (before the prompt is read) to the
+    moment it was drawn, which a race replays; one clock read a token, next to a forward of milliseconds.
     """
+    clock = Clock(target.model.device)  # the traces' clock: a race's two lanes are timed alike
+    started = clock.now()
     check_fits(prompt, settings, target.vocab_size, target.context_limit)
     generator = torch.Generator(device=target.model.device).manual_seed(settings.seed)
     target_lm = cached_lm_for(target.model)
@@ -53,8 +58,10 @@ def plain_tokens(target: Target, prompt: list[int], settings: DecodeSettings) ->
             p = probs_from_logits(target_lm.logits(context)[-1], settings.sampling)  # (V,)
             # A plain round draws its token from the residual of p against an empty q: p itself, which the
             # sampler reads with the same single uniform, so the same seed writes the same tokens.
-            token = int(sample(p, generator))
+            token = int(sample(p, generator))  # int(): the device has finished the forward
             context.append(token)
+            if times is not None:
+                times.append(clock.now() - started)
             if settings.stop_at_eos and token == target.eos_token_id:
                 break
     return context[len(prompt) :]

@@ -37,13 +37,13 @@ def run_bench(pair: ModelPair, draft_name: str | None, settings: DecodeSettings,
     methods = {
         "speculative": lambda ids, seed: speculative_generate(target, draft, ids, replace(settings, seed=seed)),
         "plain": lambda ids, seed: plain_generate(target, ids, replace(settings, seed=seed)),
-        "fastest_plain": lambda ids, seed: plain_tokens(target, ids, replace(settings, seed=seed)),
+        "fastest_plain": lambda ids, seed: _timed_plain(target, ids, replace(settings, seed=seed)),
     }
     if hf_draft is not None:
         methods["hf_assisted"] = lambda ids, seed: _hf_assisted(pair, hf_draft, ids, settings, seed)
     for run in methods.values():  # warm-up: first calls pay for allocation and kernel selection
         run(encoded[0], 0)
-    results = {name: {"tokens": 0, "wall_s": 0.0, "traces": [], "units": []} for name in methods}
+    results = {name: {"tokens": 0, "wall_s": 0.0, "traces": [], "units": [], "outcomes": []} for name in methods}
     for rep in range(repeats):
         for i, ids in enumerate(encoded):
             order = list(methods)[(rep + i) % len(methods) :] + list(methods)[: (rep + i) % len(methods)]
@@ -54,9 +54,37 @@ def run_bench(pair: ModelPair, draft_name: str | None, settings: DecodeSettings,
                 results[name]["wall_s"] += elapsed
                 results[name]["units"].append(elapsed)  # one prompt, one repeat: the unit the interval resamples
                 results[name]["tokens"] += settings.max_new_tokens
+                results[name]["outcomes"].append(outcome)
                 if isinstance(outcome, Trace):
                     results[name]["traces"].append(outcome)
-    return _report(pair, draft.name, settings, results) | {"prompts": len(encoded)}
+    return _report(pair, draft.name, settings, results) | {"prompts": len(encoded), "replay": replay(results, prompts, target)}
+
+
+def _timed_plain(target, ids: list[int], settings: DecodeSettings) -> dict:
+    """plain_tokens, with the moment each token was drawn: what a race's lane of the master alone replays."""
+    times: list[float] = []
+    return {"tokens": plain_tokens(target, ids, settings, times), "times": times}
+
+
+def median_unit(plain_s: list[float], speculative_s: list[float]) -> int:
+    """The unit (a prompt at a repeat) whose own speedup is the median of the units' (the lower middle of an even
+    count): the run a race replays, so its lanes show a typical run, neither the luckiest nor the unluckiest."""
+    ratios = [plain / spec for plain, spec in zip(plain_s, speculative_s)]
+    order = sorted(range(len(ratios)), key=ratios.__getitem__)
+    return order[(len(order) - 1) // 2]
+
+
+def replay(results: dict, prompts: list[str], target) -> dict:
+    """The median unit's two runs, as a race draws them: the speculative run's trace, and the master alone at his
+    fastest as the pieces he wrote and the moment of each (seconds from the run's start, the prompt's reading
+    included, as a trace's token_times count)."""
+    plain, spec = results["fastest_plain"], results["speculative"]
+    unit = median_unit(plain["units"], spec["units"])
+    alone = plain["outcomes"][unit]
+    return {"prompt": prompts[unit % len(prompts)], "speedup": plain["units"][unit] / spec["units"][unit],
+            "speculative": spec["outcomes"][unit].to_json(), "plain_tokens": alone["tokens"],
+            "plain_pieces": [target.piece(t) for t in alone["tokens"]], "plain_times": alone["times"],
+            "eos": target.eos_token_id}
 
 
 def prompts_from_file(path: str | Path) -> list[str]:

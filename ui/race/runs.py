@@ -1,59 +1,49 @@
-"""The race's runs of the sidebar's settings: the master alone and master with scribe, each timed alone,
-several times, each run stopping at the end token as a poem does.
+"""The race's measurement and its two lanes.
 
-At temperature 0 the two texts are the same, character for character; above it the two draw
-differently, so their poems may differ in length, and the race compares characters per second.
+The race is the speed lab's measurement of the sidebar's settings (a tree kept), read from the server's board
+(ui/shared/measurements.py): the master alone at his fastest and master with scribe, interleaved over the pair's
+example prompts, each writing exactly the same number of tokens. Its lanes replay the prompt whose own speedup
+is the median of them. So the race and the speed lab give one figure for one setting, and whichever page
+measures again replaces it for both.
 """
 from __future__ import annotations
 
-import time
-from dataclasses import replace
+from dataclasses import dataclass
 
-import streamlit as st
-
-from specdec_core.algorithm.trace import Trace
-from specdec_core.decoding.generate import plain_generate, speculative_generate
-from specdec_core.drafts.base import Draft
-from specdec_core.settings import DecodeSettings, Target
-from ui.shared.models import cached_pair
-from ui.shared.fair_share import fair_run, run_seconds
-
-# Three of each way give a median that one slow run (a first call's allocation, a neighbour's job) cannot
-# move, and cost little: on two cores one race of the poetry pair's defaults at its full 48 characters took
-# 0.6 s, while three to the end mark (床前明月光， ends after 19) took 0.7 s; at worst, with no end mark
-# within the limit, three full races take under two seconds.
-RACE_RUNS = 3
+from specdec_core.algorithm.trace import Trace, segments
+from specdec_core.decoding.timeline import token_times
+from specdec_core.services.recorded import LAB_PROMPTS, lab_settings
+from ui.shared.measurements import Run
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def cached_race(pair_name: str, device: str, scribe: str, prompt: str, settings: DecodeSettings,
-                heat: int) -> dict:
-    """{"plain": [trace JSON per run], "speculative": [...], "measured_at": epoch seconds}.
+@dataclass(frozen=True)
+class Lane:
+    pieces: list[tuple[str, str]]  # (piece, kind) in writing order: "sealed", "corrected", "bonus" or "plain"
+    times: list[float]  # seconds from the run's start at which each piece appeared
+    ended_at: int | None  # how many pieces up to and including the first end token; None if none was written
+    tree: bool = False  # the scribe drafted trees
 
-    Cached for the whole server, so a later visitor may see an earlier measurement: measured_at lets
-    the page say when it was made. `heat` numbers the attempt, so "time it again" times afresh.
-    """
-    pair = cached_pair(pair_name, device)
-    ids = pair.encode_prompt(prompt, settings.max_new_tokens)
-    one_each = (run_seconds(pair_name, device, scribe, settings, len(ids))
-                + run_seconds(pair_name, device, scribe, settings, len(ids), speculative=False))
-    with fair_run(RACE_RUNS * one_each):
-        plain, speculative = race_runs(pair.as_target(), pair.draft(scribe), ids, settings)
-    return {"plain": [t.to_json() for t in plain], "speculative": [t.to_json() for t in speculative],
-            "measured_at": time.time()}
+    @property
+    def finish_s(self) -> float:
+        return max(self.times, default=0.0)
 
 
-def race_runs(target: Target, draft: Draft, prompt: list[int], settings: DecodeSettings,
-              runs: int = RACE_RUNS) -> tuple[list[Trace], list[Trace]]:
-    """(plain traces, speculative traces), `runs` of each, stopping at the end token. The two ways take
-    turns to go first, so a machine growing busier during the race slows both alike."""
-    to_the_end = replace(settings, stop_at_eos=True)
-    plain, speculative = [], []
-    for run in range(runs):
-        plain_first = run % 2 == 0
-        if plain_first:
-            plain.append(plain_generate(target, prompt, to_the_end))
-        speculative.append(speculative_generate(target, draft, prompt, to_the_end))
-        if not plain_first:
-            plain.append(plain_generate(target, prompt, to_the_end))
-    return plain, speculative
+def race_run(choice, example_prompts: list[str]) -> Run:
+    """The speed lab's measurement of the sidebar's settings: its prompts, length and repeats; a tree kept."""
+    prompts = tuple(example_prompts[:LAB_PROMPTS]) or (choice.prompt,)  # a pair without examples races the sidebar's
+    return Run(choice.pair, choice.device, choice.scribe, lab_settings(choice.settings), prompts)
+
+
+def lanes(replay: dict) -> tuple[Lane, Lane]:
+    """(the master alone, master with scribe) from a measurement's replay (services.bench.replay)."""
+    eos = replay["eos"]
+    trace = Trace.from_json(replay["speculative"])
+    together = Lane([(piece, kind) for piece, kind in segments(trace) if kind != "rejected"], token_times(trace),
+                    _ended_at(trace.tokens, eos), tree=any(r.tree for r in trace.rounds))
+    alone = Lane([(piece, "plain") for piece in replay["plain_pieces"]], list(replay["plain_times"]),
+                 _ended_at(replay["plain_tokens"], eos))
+    return alone, together
+
+
+def _ended_at(tokens: list[int], eos: int | None) -> int | None:
+    return tokens.index(eos) + 1 if eos is not None and eos in tokens else None

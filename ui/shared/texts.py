@@ -165,6 +165,14 @@ TEXT = Texts(
             "en": "A recorded result, not a live one: recorded {when} UTC on {machine} with `{command}`. Press the button to run it "
             "live; the live result replaces this one when it finishes.",
         },
+        "measured_when": {
+            "zh": "現場量測，量於伺服器時間 {clock}（{ago}）。同樣設定的量測整台伺服器共用（賽跑與速度實驗室也是同一份），"
+            "任何人按「再量一次」或「實測一次」都會換上新的。",
+            "en": "Measured live at {clock} server time ({ago}). One measurement of these settings is shared by everyone on "
+            "this server (the race and the speed lab show the same one); pressing “Time it again” or “Measure” replaces it for all.",
+        },
+        "ago_now": {"zh": "不到一分鐘前", "en": "less than a minute ago"},
+        "ago_minutes": {"zh": "{n} 分鐘前", "en": "{n} min ago"},
         "running": {"zh": "墨卿與阿速正在抄寫…", "en": "The master and the scribe are writing…"},
         # the draft's shape: one line (a chain of k) or a tree of variants pencilled in the margin
         "shape": {"zh": "草稿形狀（頁邊異文）", "en": "Draft shape (variants in the margin)"},

@@ -4,7 +4,6 @@ from __future__ import annotations
 import streamlit as st
 
 from specdec_core.pairs.pair import PairError
-from specdec_core.services import recorded
 from specdec_core.settings import SettingsError
 from ui.shared.errors import explain
 from ui.shared.i18n import utc_time
@@ -29,7 +28,9 @@ from ui.speed_lab.plots import (
     twice_as_fast,
     verdict,
 )
-from ui.speed_lab.runs import REPEATS, cached_bench, measure_settings, sweep_cells
+from ui.shared.measurements import REPEATS, Run, latest, measured, recording_of
+from ui.shared.when import when_measured
+from ui.speed_lab.runs import measure_settings, sweep_cells
 from ui.speed_lab.texts import TEXT
 
 RUN_ERRORS = (PairError, SettingsError, ValueError)  # the engine's messages are sentences a student can read
@@ -38,27 +39,29 @@ RUN_ERRORS = (PairError, SettingsError, ValueError)  # the engine's messages are
 def show_measurement(choice, prompts: tuple[str, ...], pressed: bool) -> None:
     """One measurement of the sidebar's settings: the numbers, the curve over k, where the time goes, a verdict.
 
-    It runs only when Measure is pressed: moving the sidebar afterwards shows settings measured before at
-    once, and asks before measuring new ones (a class should not wait on every slider move)."""
+    The server's latest measurement of these settings (the race's too) shows at once, or the shipped recording
+    of them; Measure measures again, for everyone. New settings wait for Measure: a class should not wait on
+    every slider move."""
     settings = measure_settings(choice.settings)
-    run = (choice.pair, choice.device, choice.scribe, settings, prompts)
-    measured = st.session_state.setdefault("speed_lab_measured", set())
-    recording = recorded.matching("speed", recorded.key_of(choice.pair, choice.scribe, "", settings, prompts=list(prompts)))
+    run = Run(choice.pair, choice.device, choice.scribe, settings, prompts)
+    recording = recording_of(run)
+    result = latest(run)
     if pressed:
-        measured.add(repr(run))
-    elif repr(run) not in measured and recording is None:
-        st.info(TEXT("measure_again" if measured else "press_measure"))
-        return
-    if repr(run) in measured:
         try:
             with st.spinner(TEXT("measuring", n=len(prompts), tokens=settings.max_new_tokens)), long_work():
-                result = cached_bench(*run)
+                result = measured(run, again=True)
         except RUN_ERRORS as error:
             st.error(COMMON("cannot_run", error=explain(error)))
             return
-    else:
+        st.session_state["speed_lab_pressed"] = True
+    if result is not None:
+        st.caption(when_measured(result["measured_at"]))
+    elif recording is not None:
         result = recording.result
         st.info(COMMON("recorded", when=utc_time(recording.recorded_at), machine=recording.machine, command=recording.command))
+    else:
+        st.info(TEXT("measure_again" if st.session_state.get("speed_lab_pressed") else "press_measure"))
+        return
     sampling = settings.sampling
     runs = TEXT.plain("runs_one") if REPEATS == 1 else TEXT.plain("runs_many", n=REPEATS)
     st.caption(TEXT("measured_on", n=len(prompts), tokens=settings.max_new_tokens, runs=runs, device=result["device"],
@@ -121,8 +124,12 @@ def show_metrics(result: dict) -> None:
     for row in (cards[:4], cards[4:]):
         for column, (label, value, help_key) in zip(st.columns(4), row):
             column.metric(TEXT(label), value, help=TEXT(help_key) if help_key else None)
-    # today's figure against the traced plain decoding, and the forwards alone, stand beside the headline
-    st.caption(TEXT(beside, traced=result["speedup_vs_plain"], forwards=result["speedup_forwards_only"]))
+    # the headline's interval and the forwards alone stand beside it; the theory is set against the interval
+    low, high = measured["interval"] or (measured["speedup"], measured["speedup"])
+    st.caption(TEXT(beside, low=low, high=high, forwards=result["speedup_forwards_only"]))
+    predicted = result["predicted_speedup"]
+    if predicted is not None and not low <= predicted <= high:
+        st.warning(TEXT("theory_outside", predicted=predicted, low=low, high=high, overhead=result["overhead_fraction"]))
 
 
 def teaching_notes(result: dict, settings) -> None:
@@ -175,24 +182,24 @@ def show_sweep(choice, prompts: tuple[str, ...]) -> None:
     if st.session_state["speed_lab_sweep"] != key:
         st.info(TEXT("sweep_stale"))
         return
-    progress, measured = st.progress(0.0), {}
+    progress, cells_measured = st.progress(0.0), {}
     try:
         with long_work():
             for i, (k, t, settings) in enumerate(cells):
                 progress.progress(i / len(cells), text=TEXT("sweep_progress", k=k, t=t, i=i + 1, n=len(cells)))
-                measured[(k, t)] = cached_bench(choice.pair, choice.device, choice.scribe, settings, prompts)
+                cells_measured[(k, t)] = measured(Run(choice.pair, choice.device, choice.scribe, settings, prompts))
     except RUN_ERRORS as error:
         st.error(COMMON("cannot_run", error=explain(error)))
         return
     progress.progress(1.0, text=TEXT("sweep_done", n=len(cells)))
     ks, temperatures = sorted({k for k, _, _ in cells}), sorted({t for _, t, _ in cells})
     labels = {"title": TEXT("sweep_title"), "k": TEXT("axis_k"), "temperature": TEXT("sweep_temperature"), "speedup": TEXT("sweep_speedup")}
-    chart(st, sweep_heatmap(measured, ks, temperatures, labels), key="sweep_heatmap")
-    k, t, s = sweep_best(measured)
-    low, high = cell_value(measured[(k, t)], "interval")
-    st.caption(TEXT("sweep_best", k=k, t=t, s=s) + " " + TEXT("sweep_sure" if clearly_best(measured) else "sweep_unsure",
+    chart(st, sweep_heatmap(cells_measured, ks, temperatures, labels), key="sweep_heatmap")
+    k, t, s = sweep_best(cells_measured)
+    low, high = cell_value(cells_measured[(k, t)], "interval")
+    st.caption(TEXT("sweep_best", k=k, t=t, s=s) + " " + TEXT("sweep_sure" if clearly_best(cells_measured) else "sweep_unsure",
                                                               low=low, high=high))
-    show_temperature_lesson(measured, ks, temperatures)
+    show_temperature_lesson(cells_measured, ks, temperatures)
 
 
 def show_temperature_lesson(measured: dict, ks: list[int], temperatures: list[float]) -> None:

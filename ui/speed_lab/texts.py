@@ -141,11 +141,16 @@ TEXT = Texts(
             "fills its tables once a {unit} where the scribe's rounds fill them once a round: this figure runs high.",
         },
         "beside_headline": {
-            "zh": "同一次實測的另外兩個數字：對照墨卿照稿紙記錄路徑的獨寫（每寫一個{unit}填一次候選表與紀錄，協寫每輪才填一次）是 {traced:.2f}×；"
-            "只計兩個模型的前向計算是 {forwards:.2f}×。",
-            "en": "Two more figures from the same run: against the master writing alone through the sheet's recording path (tables "
-            "and records filled once a {unit}, where the scribe's rounds fill them once a round), {traced:.2f}×; counting only "
-            "the two models' forward passes, {forwards:.2f}×.",
+            "zh": "這次實測的 90% 信賴區間是 {low:.2f}–{high:.2f} 倍（{units} 少、開頭少，區間就寬）。同一次實測只計兩個模型的前向計算（不算迴圈的記帳）是 {forwards:.2f} 倍。",
+            "en": "This measurement's 90% interval is {low:.2f}–{high:.2f}× (fewer prompts and {units}, a wider interval). "
+            "Counting only the two models' forward passes, none of the loop's bookkeeping, the same run gives {forwards:.2f}×.",
+        },
+        "theory_outside": {
+            "zh": "注意：理論的 {predicted:.2f} 倍落在這次實測的區間（{low:.2f}–{high:.2f} 倍）之外。定理 3.8 假設每個草稿位置的接受率都是同一個 α，"
+            "而且只計前向計算；這次各位置的 α 見下面的長條圖，迴圈的記帳占了時間的 {overhead:.0%}。假設不成立的地方，就是兩者分開的地方。",
+            "en": "Note: the theory's {predicted:.2f}× lies outside this measurement's interval ({low:.2f}–{high:.2f}×). "
+            "Theorem 3.8 assumes one α at every drafted position and counts only forward passes; this run's α by position "
+            "is in the bars below, and the loop's bookkeeping took {overhead:.0%} of its time. Where those assumptions fail, the two part.",
         },
         "recorded_before_fastest": {
             "zh": "這份錄好的結果早於實驗室量「墨卿最快的獨寫」：上面的加速是對照稿紙記錄路徑的獨寫（每個{unit}填一次表），比對最快的獨寫偏高；"

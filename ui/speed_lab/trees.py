@@ -1,7 +1,8 @@
 """The speed lab's chain-against-tree section: the sidebar's line and a tree, run side by side, and what they show.
 
-Both runs are the lab's own measurement (runs.cached_bench: the same prompts, seed, temperature and length,
-each interleaved with the master alone), so a chain run is the one the page's measurement above made. The
+Both runs are the lab's own measurement (the server's board, ui/shared/measurements.py: the same prompts, seed,
+temperature and length, each interleaved with the master alone), so a chain run is the one the page's measurement
+above made, and the race's. The
 glance's cost by size is the glance section's measurement (the same glance.cached_glance call; a second one
 only for a tree whose glance checks more positions than that measurement's largest). The
 verdict is computed from the two reports by `tree_verdict`, a pure function, so a test can hand it numbers.
@@ -26,7 +27,8 @@ from ui.shared.texts import TEXT as COMMON
 from ui.shared.theme import chart
 from ui.speed_lab.glance import cached_glance
 from ui.speed_lab.glance_plot import FLAT
-from ui.speed_lab.runs import REPEATS, cached_bench, measure_settings
+from ui.shared.measurements import REPEATS, Run, measured
+from ui.speed_lab.runs import measure_settings
 from ui.speed_lab.sections import RUN_ERRORS
 from ui.speed_lab.texts import TEXT as LAB
 from ui.speed_lab.trees_plot import glance_points, verify_cost_figure
@@ -69,7 +71,7 @@ def show_trees(choice, prompts: tuple[str, ...]) -> None:
         return
     try:
         with st.spinner(TEXT("tv_measuring", tree=shape, n=len(prompts), tokens=chain.max_new_tokens)), long_work():
-            runs = {name: cached_bench(choice.pair, choice.device, choice.scribe, settings, prompts)
+            runs = {name: measured(Run(choice.pair, choice.device, choice.scribe, settings, prompts))
                     for name, settings in (("chain", chain), ("tree", tree))}
             glance = timed_glance(choice, prompts[0], runs)
     except (PairError, *RUN_ERRORS) as error:
