@@ -21,18 +21,23 @@ def step(token: int, piece: str, accepted: bool) -> DraftStep:
                      u=0.1 if accepted else 0.9, accepted=accepted, candidates=[])
 
 
-def ended_run(drafted: list[tuple[str, bool]], next_piece: str, next_kind: str) -> Trace:
-    """One round, forced: the verdicts given, the end token sealed among them, so the text stops at it."""
+def one_round(drafted: list[tuple[str, bool]], next_piece: str, next_kind: str, ends: bool) -> Trace:
+    """One round, forced to the verdicts given; `ends`: the round stopped at an end token (a draft or its new token)."""
     steps = [step(10 + i, piece, ok) for i, (piece, ok) in enumerate(drafted)]
     n_accepted = next((i for i, (_, ok) in enumerate(drafted) if not ok), len(drafted))
     r = Round(index=0, context_len=2, k=len(drafted), drafted=steps, n_accepted=n_accepted,
               first_rejected=n_accepted if n_accepted < len(drafted) else None, next_token=99, next_piece=next_piece,
               next_kind=next_kind, next_dist_top=[], target_cache=[1, 7, 5], draft_cache=[1, 6, 5],
-              draft_s=0.0, target_s=0.0, other_s=0.0, stopped_at_eos=True)
-    pieces = [piece for piece, _ in drafted]
-    written = [10 + i for i in range(pieces.index(END) + 1)]
+              draft_s=0.0, target_s=0.0, other_s=0.0, stopped_at_eos=ends)
     return Trace(pair="hand", scribe="hand", mode="speculative", settings={}, prompt_tokens=[1, 2], prompt_text="春山",
-                 tokens=written, text="", rounds=[r], prefill_s=0.0, wall_s=1.0)
+                 tokens=[s.token for s in steps[:n_accepted]] + [99], text="", rounds=[r], prefill_s=0.0, wall_s=1.0)
+
+
+def ended_run(drafted: list[tuple[str, bool]], next_piece: str, next_kind: str) -> Trace:
+    """One round, forced: the verdicts given, the end token sealed among them, so the text stops at it."""
+    trace = one_round(drafted, next_piece, next_kind, ends=True)
+    trace.tokens = [10 + i for i in range([piece for piece, _ in drafted].index(END) + 1)]
+    return trace
 
 
 @pytest.fixture
@@ -61,14 +66,14 @@ def test_the_story_tells_the_end_as_it_happened(past_the_end):
     story = _story(r, verdict(past_the_end))
     assert "夜" not in story and "光" not in story  # neither the unwritten bonus nor the draft after the end
     assert "token 3, “∎”, is the end mark" in story
-    assert "the 1 drafted after it are never written" in story and "adds none of his own" in story
+    assert "the one drafted after it is never written" in story  # #49: "the 1 drafted after it are" and "adds none of his own" in story
     assert story.endswith("This round gains 3 tokens.")
 
 
 def test_the_end_token_as_the_last_draft_says_no_token_follows():
     trace = ended_run([("明", True), (END, True)], "夜", "bonus")
     story = _story(trace.rounds[0], verdict(trace))
-    assert "夜" not in story and "all 2 drafted are sealed" in story and story.endswith("gains 2 tokens.")
+    assert "夜" not in story and "both drafted are sealed" in story and story.endswith("gains 2 tokens.")
 
 
 def test_a_rejection_after_the_end_token_is_not_told_either():
@@ -93,3 +98,24 @@ def test_the_sheet_writes_nothing_past_the_end_token(past_the_end):
 def test_the_worked_table_stops_at_the_end_token(past_the_end):
     rows = draft_rows(past_the_end.rounds[0], verdict(past_the_end).written)
     assert [row["Token"] for row in rows] == ["明", "月", "∎"]
+
+
+
+def test_a_correction_that_is_the_end_mark_says_the_text_ends():
+    """#49 defect 8: a correction or bonus that is ∎ did not say that the text ends."""
+    trace = one_round([("明", True), ("光", False)], END, "corrected", ends=True)
+    story = _story(trace.rounds[0], verdict(trace))
+    assert story.endswith("“∎” is the end mark: the text ends here.")
+    assert progress_at(trace, verdict(trace)).text_tokens == 1  # 明 alone: the end mark is no character
+    going_on = one_round([("明", True), ("光", False)], "月", "corrected", ends=False)
+    assert "end mark" not in _story(going_on.rounds[0], verdict(going_on))
+    assert progress_at(going_on, verdict(going_on)).text_tokens == 2
+
+
+def test_a_last_draft_struck_leaves_no_rest_of_the_line_to_discard():
+    """#49 defect 8: a last draft rejected at position k still said "the rest of the line is discarded"."""
+    trace = one_round([("明", True), ("光", False)], "月", "corrected", ends=False)
+    story = _story(trace.rounds[0], verdict(trace))
+    assert "discarded" not in story and "the line's last draft, at position 2" in story
+    middle = one_round([("明", False), ("光", False)], "月", "corrected", ends=False)
+    assert "the rest of the line is discarded" in _story(middle.rounds[0], verdict(middle))

@@ -67,3 +67,17 @@ def test_a_correction_drawn_after_the_end_token_is_not_a_correction():
     r.drafted[1] = DraftStep(11, "</s>", q=0.5, p=0.5, accept_prob=1.0, u=0.1, accepted=True, candidates=[])
     trace.tokens[:] = [10, 11]  # the text stops at the sealed end token: the struck draft and the correction go unwritten
     assert correction_steps(trace) == []
+
+
+def test_alpha_so_far_is_the_mean_chance_and_says_how_many_were_sealed():
+    """#49 defect 9: "α so far" read 0.18 after one seal and one strike, shown as if it were the share sealed."""
+    from ui.scriptorium.texts import TEXT
+
+    trace = _forced_run([([True, False], "corrected")])  # min(1, p/q): 1.0 and 0.2
+    verdict = next(m for m in moments(trace) if m.stage == "verdict")
+    now = progress_at(trace, verdict)
+    assert (now.judged, now.sealed) == (2, 1) and abs(now.alpha - 0.6) < 1e-9  # the mean chance, not 1 of 2
+    before = progress_at(trace, moments(trace)[0])
+    assert (before.judged, before.sealed, before.alpha) == (0, 0, None)  # nothing judged before the glance
+    assert "mean of min(1, p/q)" in TEXT.table["alpha"]["en"] and "min(1, p/q) 的平均" in TEXT.table["alpha"]["zh"]
+    assert "{sealed} of {judged}" in TEXT.table["alpha_help"]["en"] and "{judged} 個裡的 {sealed} 個" in TEXT.table["alpha_help"]["zh"]

@@ -11,6 +11,7 @@ from specdec_core.algorithm.trace import DraftStep, Round, Trace, TreeNode, summ
 from specdec_core.decoding.generate import speculative_generate
 from specdec_core.pairs.registry import load_pair
 from specdec_core.settings import DecodeSettings, SamplingConfig
+from ui.scriptorium.numbers import table_number
 from ui.scriptorium import worked
 from ui.scriptorium.moments import judged_acceptances, moments, progress_at
 from ui.scriptorium.sheet import display_piece
@@ -228,7 +229,7 @@ def test_the_worked_round_lists_every_variant_tried_in_walk_order(tree):
         assert [(row["Depth"], row["Token"]) for row in rows] == [(d, display_piece(r.tree[i].piece)) for d, i in tried]
         for row, (_, i) in zip(rows, tried):
             node = r.tree[i]
-            assert (row["r(x)"], row["min(1, r/q)"], row["u"]) == (round(node.r, 4), round(node.accept_prob, 4), round(node.u, 4))
+            assert (row["r(x)"], row["min(1, r/q)"], row["u"]) == (table_number(node.r), table_number(node.accept_prob), table_number(node.u))
             assert row["Verdict"].endswith("sealed" if node.accepted else "struck")
         if r.next_kind == "corrected":  # after several struck variants the last residual is not max(0, p - q) normalised
             table = worked.new_token_rows(r, tree_trial="residual")

@@ -76,7 +76,7 @@ def _counters(trace: Trace, moment: Moment, words: dict) -> str:
     per_glance = f"{now.tokens / now.target_forwards:.2f}" if now.target_forwards else "—"
     alpha = "—" if now.alpha is None else f"{now.alpha:.2f}"
     key = "h_counters_tree" if counts_first_variants(trace) else "h_counters"  # a tree's α as the stepper names it
-    return TEXT.plain(key, tokens=now.tokens, glances=now.target_forwards, alpha=alpha, per_glance=per_glance, **words)
+    return TEXT.plain(key, tokens=now.text_tokens, glances=now.target_forwards, alpha=alpha, per_glance=per_glance, **words)
 
 
 def _legend(trace: Trace, moment: Moment, top: int, margin: set[str] = frozenset()) -> tuple[list[str], int]:

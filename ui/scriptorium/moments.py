@@ -42,6 +42,14 @@ class Progress:
     target_forwards: int
     alpha: float | None  # mean min(1, p/q) over the drafted tokens the master's verdicts have reached so far
     # (tree_walk.judged_acceptances: in a tree, the first variant at each depth he reached)
+    judged: int = 0  # those drafted tokens
+    sealed: int = 0  # the drafts his verdicts sealed so far (a tree's: the accepted path's)
+    ended: bool = False  # the end mark is among the tokens: the text is done, and the mark is not part of it
+
+    @property
+    def text_tokens(self) -> int:
+        """The text's own tokens: the end mark closes a text and is not one of its characters."""
+        return self.tokens - self.ended
 
 
 def progress_at(trace: Trace, moment: Moment) -> Progress:
@@ -49,10 +57,13 @@ def progress_at(trace: Trace, moment: Moment) -> Progress:
     current = trace.rounds[moment.round]
     tokens = sum(written_by_round(trace)[: moment.round]) + moment.written
     judged = [a for r in done for a in judged_acceptances(r)]
+    sealed = sum(r.n_accepted for r in done)
     if moment.stage != "draft":  # the master's glance has happened: this round's verdicts are known
         judged += judged_acceptances(current)
+        sealed += current.n_accepted
     forwards = len(done) + (moment.stage != "draft")
-    return Progress(tokens, forwards, sum(judged) / len(judged) if judged else None)
+    ended = moment.stage == "verdict" and current.stopped_at_eos  # the round that wrote the end mark is the last
+    return Progress(tokens, forwards, sum(judged) / len(judged) if judged else None, len(judged), sealed, ended)
 
 
 def positions(r: Round, moment: Moment) -> list[int]:

@@ -16,3 +16,9 @@ def ratio_text(value: float) -> str:
     if value < 1e-4:
         return f"{value:.1e}"
     return f"{value:.{1 - math.floor(math.log10(value))}f}"
+
+
+def table_number(value: float) -> str:
+    """A worked table's probability: four decimals, or two significant digits where four would read 0.0000,
+    so a rare token's q 0.00002 is not shown as 0 beside a min(1, p/q) of 0.2771."""
+    return f"{value:.4f}" if value == 0 or value >= 0.00005 else f"{value:.1e}"

@@ -191,14 +191,14 @@ def _go(index: int) -> None:
 def _counters(trace: Trace, moment: Moment) -> None:
     now = progress_at(trace, moment)
     cols = st.columns(4)
-    cols[0].metric(TEXT("tokens"), now.tokens)
+    cols[0].metric(TEXT("tokens"), now.text_tokens, help=TEXT("tokens_help"))
     cols[1].metric(TEXT("forwards"), now.target_forwards)
     cols[2].metric(TEXT("per_forward"), f"{now.tokens / now.target_forwards:.2f}" if now.target_forwards else "—")
     alpha = "—" if now.alpha is None else f"{now.alpha:.2f}"
     if tree_run(trace):  # a tree run counts the first variant at each depth
         cols[3].metric(TEXT("alpha_tree"), alpha, help=TEXT("alpha_tree_help"))
     else:
-        cols[3].metric(TEXT("alpha"), alpha)
+        cols[3].metric(TEXT("alpha"), alpha, help=TEXT("alpha_help", judged=now.judged, sealed=now.sealed))
 
 
 def tree_run(trace: Trace) -> bool:
@@ -218,10 +218,19 @@ def _story(r: Round, moment: Moment, trial: str = "residual") -> str:
         return TEXT("stage_seal", round=number, sealed=moment.sealed)
     if ended_in_draft(r, moment):
         return _story_ended(r, moment)
+    story = _verdict_story(r, number, n)
+    # the master's own token closed the text: a correction or bonus that is the end mark
+    return story + " " + TEXT("new_is_end", end=display_piece(r.next_piece)) if r.stopped_at_eos else story
+
+
+def _verdict_story(r: Round, number: int, n: int) -> str:
+    """The verdict of a line the text did not end in: the correction, the bonus, or the master's own token."""
     good, gain = display_piece(r.next_piece), TEXT("gain_one" if r.n_accepted == 0 else "gain_many", n=r.n_accepted + 1)
     if r.next_kind == "corrected":
         bad = display_piece(r.drafted[r.n_accepted].piece)
-        return TEXT("stage_corrected", round=number, at=r.n_accepted + 1, bad=bad, good=good, gain=gain)
+        last = r.n_accepted + 1 == n  # the struck draft was the line's last: nothing after it to discard
+        return TEXT("stage_corrected_last" if last else "stage_corrected", round=number, at=r.n_accepted + 1, bad=bad,
+                    good=good, gain=gain)
     if r.next_kind == "bonus" and n:
         return TEXT("stage_bonus", round=number, n=n, good=good, gain=gain)
     if r.next_kind == "bonus" and r.k == 0:  # one token left to write: no room for a draft

@@ -30,9 +30,21 @@ TEXT = Texts(
         },
         "show_struck": {"zh": "保留前幾輪被刪的{unit}", "en": "Keep earlier rounds' struck {units}"},
         "tokens": {"zh": "已寫{unit}數", "en": "{Units} written"},
+        "tokens_help": {
+            "zh": "文章本身的{unit}數：結束符（∎）表示寫完了，不算一個{unit}。每次校閱得{unit}數仍把它算進去，因為墨卿寫它也花了一個位置。",
+            "en": "The text's own {units}: the end mark (∎) says the text is done and is not one of them. {Units} per pass "
+            "still counts it, as writing it took the master a position like any other.",
+        },
         "forwards": {"zh": "墨卿校閱次數", "en": "Master forward passes"},
         "per_forward": {"zh": "每次校閱得{unit}數", "en": "{Units} per pass"},
-        "alpha": {"zh": "目前接受率 α", "en": "α so far"},
+        "alpha": {"zh": "目前 α（min(1, p/q) 的平均）", "en": "α so far (mean of min(1, p/q))"},
+        "alpha_help": {
+            "zh": "墨卿目前校過的 {judged} 個草稿{unit}，各自 min(1, p/q) 的平均：每一個是那個草稿蓋印的機率，α 估計的是 Σ min(p, q)，"
+            "阿速的筆跡有多像墨卿。它不是蓋印的比例：這裡蓋印的是 {judged} 個裡的 {sealed} 個。草稿夠多時，兩者才會接近。",
+            "en": "The mean of min(1, p/q) over the {judged} drafted {units} the master has judged so far: each is the chance "
+            "that draft had of being sealed, and α estimates Σ min(p, q), how closely A-Su's hand resembles the master's. "
+            "It is not the share sealed, which is {sealed} of {judged} here; the two come close only over many drafts.",
+        },
         "legend": {
             "zh": "灰底：開頭　淡墨虛框：阿速的草稿　右下朱印：墨卿接受　朱線刪去：被退回　朱字：墨卿改正　粗框：整行通過後的加筆　"
             "控制符：▷ 篇首　∎ 篇末　⟨ ⟩ 對話一輪的開始與結束　◇ 其他",
@@ -52,6 +64,15 @@ TEXT = Texts(
             "zh": "第 {round} 輪：第 {at} 個{unit}「{bad}」墨卿不會這樣寫，朱筆改為「{good}」，後面的草稿作廢。這一輪得 {gain}。",
             "en": "Round {round}: the master would not write “{bad}” at position {at}; his red brush writes “{good}” "
             "and the rest of the line is discarded. This round gains {gain}.",
+        },
+        "stage_corrected_last": {
+            "zh": "第 {round} 輪：第 {at} 個{unit}「{bad}」是這行最後一個草稿，墨卿不會這樣寫，朱筆在那裡改為「{good}」。這一輪得 {gain}。",
+            "en": "Round {round}: the master would not write “{bad}”, the line's last draft, at position {at}; his red brush "
+            "writes “{good}” in its place. This round gains {gain}.",
+        },
+        "new_is_end": {
+            "zh": "「{end}」是結束符：全文到此寫完。",
+            "en": "“{end}” is the end mark: the text ends here.",
         },
         "stage_bonus": {
             "zh": "第 {round} 輪：整行 {n} 個{unit}全部蓋印，墨卿從同一次校閱中再加一個{unit}「{good}」。這一輪得 {gain}。",

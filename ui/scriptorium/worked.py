@@ -9,6 +9,7 @@ the trace's.
 from __future__ import annotations
 
 from specdec_core.algorithm.trace import Round
+from ui.scriptorium.numbers import table_number
 from ui.scriptorium.sheet import display_piece
 from ui.scriptorium.texts import TEXT
 from specdec_core.algorithm.tree_walk import Depth
@@ -25,10 +26,10 @@ def draft_rows(r: Round, written: int | None = None) -> list[dict]:
         rows.append({
             TEXT.plain("w_position"): i + 1,
             TEXT.plain("w_token"): display_piece(step.piece),
-            "q(x)": round(step.q, 4),
-            "p(x)": round(step.p, 4),
-            "min(1, p/q)": round(step.accept_prob, 4),
-            "u": round(step.u, 4),
+            "q(x)": table_number(step.q),
+            "p(x)": table_number(step.p),
+            "min(1, p/q)": table_number(step.accept_prob),
+            "u": table_number(step.u),
             TEXT.plain("w_verdict"): TEXT.plain("w_sealed" if step.accepted else "w_struck"),
         })
     return rows
@@ -45,16 +46,16 @@ def tree_rows(r: Round, walk: list[Depth], trial: str, written: int | None = Non
                 TEXT.plain("w_depth"): depth.depth,
                 TEXT.plain("w_order"): depth.variants.index(i) + 1,
                 TEXT.plain("w_token"): display_piece(node.piece),
-                "q(x)": round(node.q, 4),
-                "p(x)": round(node.p, 4),
+                "q(x)": table_number(node.q),
+                "p(x)": table_number(node.p),
             }
             if node.q_i is not None:  # drawn without replacement: drawn, and tested, with q_i
-                row["q_i(x)"] = round(node.q_i, 4)
+                row["q_i(x)"] = table_number(node.q_i)
             if trial == "greedy":
                 row[TEXT.plain("w_verdict")] = TEXT.plain("t_first_choice" if node.accepted else "t_not_first_choice")
             else:
                 test = "min(1, r/q)" if node.q_i is None else "min(1, r/q_i)"
-                row |= {"r(x)": round(node.r, 4), test: round(node.accept_prob, 4), "u": round(node.u, 4)}
+                row |= {"r(x)": table_number(node.r), test: table_number(node.accept_prob), "u": table_number(node.u)}
                 row[TEXT.plain("w_verdict")] = TEXT.plain("w_tree_sealed" if node.accepted else "w_tree_struck")
             rows.append(row)
     return rows
@@ -70,10 +71,10 @@ def new_token_rows(r: Round, tree_trial: str | None = None) -> list[dict]:
     ranked = sorted(r.next_dist_top, key=lambda c: -(c.r if residual else c.p))[:RESIDUAL_SHOWN]
     return [{
         TEXT.plain("w_token"): display_piece(c.piece) + (" ◀" if c.token == r.next_token else ""),
-        "p(x)": round(c.p, 4),
-        "q(x)": round(c.q, 4),
-        **({"max(0, p − q)": round(max(c.p - c.q, 0.0), 4)} if plain_residual else {}),
-        **({"r(x)": round(c.r, 4)} if residual else {}),
+        "p(x)": table_number(c.p),
+        "q(x)": table_number(c.q),
+        **({"max(0, p − q)": table_number(max(c.p - c.q, 0.0))} if plain_residual else {}),
+        **({"r(x)": table_number(c.r)} if residual else {}),
     } for c in ranked]
 
 

@@ -12,6 +12,7 @@ from numbers import Number
 
 import streamlit as st
 
+from ui.shared.english import agree
 from ui.shared.units import UNIT_FIELDS, unit_words
 
 LANGUAGES = {"zh": "繁體中文", "en": "English"}
@@ -72,6 +73,8 @@ class Texts:
         ({units}…) is filled in with the chosen pair's word, as the language is the reader's."""
         text = self.table[entry][language()]
         values = {key: without_bidi(value) if isinstance(value, str) else value for key, value in values.items()}
+        if language() == "en":
+            text = agree(text, values)  # "1 rounds" reads "1 round"
         if UNIT_BLANK.search(text):
             values = unit_words(language()) | values
         return text.format(**values) if values else text
