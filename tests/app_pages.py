@@ -14,8 +14,10 @@ def open_page(page: str, language: str = "zh", keep_measurements: bool = False, 
     server's, and AppTest's server is this process), unless keep_measurements: a second visitor's view."""
     if not keep_measurements:
         from ui.shared.measurements import board
+        from ui.speed_lab.glance import glance_board
 
         board.clear()
+        glance_board.clear()
     app = AppTest.from_file("../app.py", default_timeout=TIMEOUT)
     app.query_params.update({"language": language, **query})
     app.run()

@@ -15,9 +15,9 @@ from ui.speed_lab.glance_texts import TEXT
 LABELS = {key: key for key in ("title", "forward", "weights", "round", "positions", "ms")}
 
 
-def times(median: list[float], sizes: tuple[int, ...] = (1, 2, 4, 8, 16, 32), weight_mb: float = 10.0) -> GlanceTimes:
-    return GlanceTimes(sizes=sizes, median_ms=tuple(median), low_ms=tuple(m * 0.9 for m in median),
-                       high_ms=tuple(m * 1.2 for m in median), repeats=5, context=7, weight_bytes=int(weight_mb * 1e6),
+def times(fastest: list[float], sizes: tuple[int, ...] = (1, 2, 4, 8, 16, 32), weight_mb: float = 10.0) -> GlanceTimes:
+    return GlanceTimes(sizes=sizes, median_ms=tuple(f * 1.1 for f in fastest), low_ms=tuple(fastest),
+                       high_ms=tuple(f * 1.2 for f in fastest), repeats=5, context=7, weight_bytes=int(weight_mb * 1e6),
                        copy_gb_s=10.0, device="cpu", threads=1, measured_at="2025-01-01T00:00:00+00:00")
 
 
@@ -60,8 +60,9 @@ def test_the_chart_draws_the_measurement_and_nothing_else():
     figure = glance_figure(glance, checked=7, labels=LABELS)
     forward, weights = figure.data
     assert list(forward.x) == [1, 2, 4, 8, 16, 32] and list(forward.y) == [10, 10.5, 11, 11, 12, 13]
-    assert list(forward.error_y.array) == pytest.approx([m * 0.2 for m in forward.y])
-    assert list(forward.error_y.arrayminus) == pytest.approx([m * 0.1 for m in forward.y])
+    # #49 defect 4: the fastest of each size is drawn, a floor, with a bar up to the slowest
+    assert list(forward.error_y.array) == pytest.approx([f * 0.2 for f in forward.y])
+    assert list(forward.error_y.arrayminus) == pytest.approx([0.0] * 6)
     assert list(weights.y) == [pytest.approx(1.0)] * 2  # 10 MB at 10 GB/s: one millisecond
     assert figure.layout.yaxis.range[0] == 0 and figure.layout.yaxis.range[1] > 13 * 1.2
     assert [shape.x0 for shape in figure.layout.shapes] == [7]
@@ -77,9 +78,21 @@ def test_the_lab_says_whether_one_step_sits_at_the_memory_roof(one_ms, near):
     from ui.speed_lab.glance import glance_sentences
 
     measured = times([one_ms, 2, 3, 4, 5, 6], weight_mb=10.0)       # 10 MB at 10 GB/s: 1 ms to read
-    said = glance_sentences(measured, k=3)[-1]                          # outside a session: the Chinese page
+    said = next(s for s in glance_sentences(measured, k=3) if s.startswith("只校 1 個位置"))  # outside a session: Chinese
     assert f"是把權重讀一遍（1.00 毫秒）的 {one_ms:.2f} 倍" in said
     assert ("受記憶體頻寬所限" in said) is near and ("固定開銷" in said) is not near
+
+
+def test_the_lesson_contrasts_a_gpu_and_says_why_the_glance_is_cheap_only_where_it_is(in_english):
+    """#49 defect 4: Act 1's key said a forward's time goes to reading the weights beside a chart of 1.83 ms in 6.5 ms."""
+    from ui.speed_lab.glance import glance_sentences
+
+    flat = glance_sentences(times([6.5, 6.6, 6.8, 7, 8, 9], weight_mb=18.3), k=3)
+    gpu = next(s for s in flat if s.startswith("The parable pictures a large model on a GPU"))
+    assert "14 GB" in gpu and "2,039 GB/s" in gpu and "18.3 MB, read in 1.83 ms" in gpu and "6.5 ms step" in gpu
+    assert any(s.startswith("In both cases the time is paid per forward") for s in flat)
+    costly = glance_sentences(times([10, 20, 40, 80, 160, 320]), k=3)
+    assert not any(s.startswith("In both cases") for s in costly)  # a glance that is not cheap is not called cheap
 
 
 def test_the_verdict_follows_the_measured_ratio():
@@ -102,3 +115,19 @@ def test_the_speed_lab_times_the_glance_when_asked(language):
     said = " ".join(m.value for m in app.markdown)
     assert f"{four / one:.2f}" in said  # the sidebar's k = 3 checks 4 positions: the sentence reads the chart's numbers
     assert f"{forward['y'][-1] / one:.2f}" in said
+
+
+def test_a_glance_is_shared_with_its_time_and_measured_again_on_request():
+    """#49 defect 4: the glance was cached for the server's life, so pressing again showed the same jagged chart."""
+    from ui.speed_lab.glance import glance_board
+
+    first = open_page("speed_lab", "en", pair="tiny", max_new="8", k="3")
+    first.button(key="glance_measure").click().run()
+    [measured] = glance_board().results.values()
+    second = open_page("speed_lab", "en", keep_measurements=True, pair="tiny", max_new="8", k="3")
+    assert [e for e in second.get("plotly_chart") if e.proto.id.endswith("glance_chart")]  # shown without a press
+    shown = [c.value.replace("\\", "").replace("\u2060", "") for c in second.caption]  # Markdown's escapes undone
+    assert any(measured.measured_at[11:16] in c for c in shown)  # with the time it was made
+    second.button(key="glance_measure").click().run()
+    [again] = glance_board().results.values()
+    assert again is not measured and not second.exception

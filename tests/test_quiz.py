@@ -110,7 +110,7 @@ def act1_forward_time(tiny):
     """A recorded glance over k + 1 positions: if the time were per-position arithmetic it would cost k + 1 forwards."""
     cost, k = glance_cost()
     per_position = (cost - 1.0) / k  # a one-position forward = fixed part + one position's arithmetic
-    return {"reading_weights": 1.0 - per_position > 0.5, "per_position_arithmetic": per_position > 0.5}
+    return {"once_per_forward": 1.0 - per_position > 0.5, "per_position_arithmetic": per_position > 0.5}
 
 
 # ---- act 2 ----

@@ -85,20 +85,26 @@ QUIZ: dict[int | str, tuple[Question, ...]] = {
             "act1_forward_time",
             words("解碼時，一次前向的時間大多花在哪裡？", "When decoding, where does a forward pass spend most of its time?"),
             (
-                Option("reading_weights", words("把全部權重從記憶體讀出來", "Reading all the weights from memory")),
+                Option("once_per_forward", words("每次前向不論看幾個位置都要付一次的成本：讀權重、每個運算的固定開銷",
+                                                 "What every forward pays once, however many positions it scores: reading the "
+                                                 "weights, each operation's fixed cost")),
                 Option("per_position_arithmetic", words("為每個位置做的算術", "The arithmetic for each position")),
                 Option("random_numbers", words("抽亂數", "Drawing random numbers")),
             ),
-            "reading_weights",
-            words("每個讀進來的權重只替一個位置做一次乘加：算得快，讀得慢。",
-                  "Each weight read in serves one multiply-add per position: the arithmetic is quick, the reading is slow."),
-            words("解碼一次只寫一個位置，每個讀進來的權重只用來做一次乘加，處理器大多在等記憶體。速度實驗室量給你看："
-                  "墨卿一眼看 k + 1 個位置，算術多了 k + 1 倍，時間卻遠少於 k + 1 次單字前向；"
-                  "可見時間花在每次前向不論看幾個位置都得做一遍的事：把權重讀一遍。",
-                  "Decoding writes one position at a time, so each weight read in is used for a single multiply-add and the processor "
-                  "mostly waits on memory. The speed lab measures it: a glance over k + 1 positions does k + 1 times the arithmetic, "
-                  "yet costs far less than k + 1 one-position forwards, so the time goes to what every forward pass does once "
-                  "however many positions it scores: reading the weights."),
+            "once_per_forward",
+            words("解碼一次只寫一個位置：時間花在每次前向都要付一次的事上，每個位置的算術很少。",
+                  "Decoding writes one position at a time: the time goes to what every forward pays once; each position's "
+                  "arithmetic is small."),
+            words("寓言想的是 GPU 上的大模型，那筆成本是讀權重：70 億參數的模型用 16 位元存，每個詞元讀約 14 GB，"
+                  "以約 2 TB/s 的記憶體頻寬要約 7 毫秒。這個網站在 CPU 上跑小模型，速度實驗室的「看一眼」圖量出這台機器上讀權重占一步的多少："
+                  "小模型的一步有不少花在每個運算的固定開銷上。兩種情形裡，每個位置的算術都很少："
+                  "一眼看 k + 1 個位置，遠比分開做 k + 1 次單一位置的前向便宜。",
+                  "In the parable's picture, a large model on a GPU, that cost is reading the weights: a 7-billion-parameter "
+                  "model in 16 bits reads about 14 GB per token, about 7 ms at 2 TB/s of memory bandwidth. This site runs small "
+                  "models on a CPU, and the speed lab's glance chart measures how much of a step reading the weights takes on this "
+                  "machine: with small models much of a step goes to each operation's fixed cost. In both cases each position's "
+                  "arithmetic is small: a glance over "
+                  "k + 1 positions costs far less than k + 1 one-position forwards."),
         ),
     ),
     2: (

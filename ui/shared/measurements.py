@@ -39,15 +39,26 @@ class Run:
 
 @dataclass
 class Board:
-    results: OrderedDict = field(default_factory=OrderedDict)  # repr(Run) -> run_bench's report, with measured_at
+    results: OrderedDict = field(default_factory=OrderedDict)  # a key (repr(Run)) -> its latest result
     lock: threading.Lock = field(default_factory=threading.Lock)
-    measuring: dict = field(default_factory=dict)  # repr(Run) -> the lock its measurement holds
+    measuring: dict = field(default_factory=dict)  # a key -> the lock its measurement holds
 
     def lock_for(self, key: str) -> threading.Lock:
         with self.lock:
             return self.measuring.setdefault(key, threading.Lock())
 
-    def put(self, key: str, result: dict) -> None:
+    def fresh(self, key: str, make, again: bool = False):
+        """The latest result under key, made now (make()) if there is none or `again` is asked. Two visitors
+        asking at once for one that does not exist yet wait for one measurement, not two; an `again` that
+        waited while another visitor measured takes that fresh one."""
+        first = self.results.get(key)
+        with self.lock_for(key):
+            current = self.results.get(key)
+            if current is None or (again and current is first):
+                self.put(key, make())
+            return self.results[key]
+
+    def put(self, key: str, result) -> None:
         with self.lock:
             self.results[key] = result
             self.results.move_to_end(key)
@@ -66,16 +77,8 @@ def latest(run: Run) -> dict | None:
 
 
 def measured(run: Run, again: bool = False) -> dict:
-    """The latest measurement of this run, made now if there is none or `again` is asked.
-
-    Two visitors asking at once for one that does not exist yet wait for one measurement, not two."""
-    key, shared = repr(run), board()
-    first = shared.results.get(key)
-    with shared.lock_for(key):
-        current = shared.results.get(key)
-        if current is None or (again and current is first):  # a measurement made while this one waited is fresh
-            shared.put(key, measure(run))
-        return shared.results[key]
+    """The latest measurement of this run, made now if there is none or `again` is asked."""
+    return board().fresh(repr(run), lambda: measure(run), again)
 
 
 def measure(run: Run) -> dict:

@@ -10,6 +10,7 @@ from specdec_core.settings import SettingsError
 from ui.shared.errors import explain
 from ui.shared.i18n import utc_time
 from ui.shared.fair_share import fair_run, pace
+from ui.shared.measurements import Board
 from ui.shared.models import cached_pair
 from ui.shared.run_slots import long_work
 from ui.shared.texts import TEXT as COMMON
@@ -18,10 +19,22 @@ from ui.speed_lab.glance_plot import glance_figure, glance_verdict
 from ui.speed_lab.glance_texts import TEXT
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def cached_glance(pair_name: str, device: str, prompt: str, sizes: tuple[int, ...] = GLANCE_SIZES) -> GlanceTimes:
-    """One measurement per pair, device, prompt and sizes for the whole server: it says when it was taken.
-    The sizes are the usual ones unless a tree's glance checks more positions (ui/speed_lab/trees.py)."""
+@st.cache_resource(show_spinner=False)
+def glance_board() -> Board:
+    """The server's latest glance of each pair, device, prompt and sizes: every visitor sees it with its time, and
+    "Time the glance" measures it again for all (it was cached for the server's life, and jagged under load)."""
+    return Board()
+
+
+def cached_glance(pair_name: str, device: str, prompt: str, sizes: tuple[int, ...] = GLANCE_SIZES,
+                  again: bool = False) -> GlanceTimes:
+    """The latest glance, measured now if there is none or `again`. The sizes are the usual ones unless a tree's
+    glance checks more positions (ui/speed_lab/trees.py)."""
+    return glance_board().fresh(repr((pair_name, device, prompt, sizes)),
+                                lambda: _measured_glance(pair_name, device, prompt, sizes), again)
+
+
+def _measured_glance(pair_name: str, device: str, prompt: str, sizes: tuple[int, ...]) -> GlanceTimes:
     pair = cached_pair(pair_name, device)
     context = pair.encode_prompt(prompt)
     with fair_run(glance_seconds(pace(pair_name, device, None), len(context), sizes)):
@@ -40,16 +53,14 @@ def show_glance(choice, prompt: str) -> None:
     """Measured when asked (a few seconds in a run slot), then shown with its label; nothing typed in."""
     st.subheader(TEXT("glance_title"))
     st.write(TEXT("glance_intro"))
-    asked = st.session_state.setdefault("glance_measured", set())
     run = (choice.pair, choice.device, prompt)
-    if st.button(TEXT("glance_measure"), key="glance_measure", help=TEXT("glance_measure_help")):
-        asked.add(run)
-    if run not in asked:
+    pressed = st.button(TEXT("glance_measure"), key="glance_measure", help=TEXT("glance_measure_help"))
+    if not pressed and glance_board().results.get(repr((*run, GLANCE_SIZES))) is None:
         st.info(TEXT("glance_press"))
         return
     try:
         with st.spinner(TEXT("glance_measuring")), long_work():
-            times = cached_glance(*run)
+            times = cached_glance(*run, again=pressed)
     except (PairError, SettingsError) as error:  # a refusal (a Refusal is a ValueError too)
         st.error(COMMON("cannot_run", error=explain(error)))
         return
@@ -76,12 +87,15 @@ def chart_labels(checked: int) -> dict[str, str]:
 def glance_sentences(times: GlanceTimes, k: int) -> list[str]:
     """What the measurement says, each number from it: the largest size against one, the sidebar's round, the weights."""
     last = times.sizes[-1]
-    words = [TEXT(f"glance_{glance_verdict(times)}", last=last, t_last=times.median_ms[-1], t_one=times.median_ms[0],
+    words = [TEXT(f"glance_{glance_verdict(times)}", last=last, t_last=times.low_ms[-1], t_one=times.low_ms[0],
                   ratio=times.ratio(last))]
     if k + 1 in times.sizes:
-        words.append(TEXT("glance_round", k=k, n=k + 1, t=times.median_ms[times.sizes.index(k + 1)], ratio=times.ratio(k + 1)))
+        words.append(TEXT("glance_round", k=k, n=k + 1, t=times.low_ms[times.sizes.index(k + 1)], ratio=times.ratio(k + 1)))
     words.append(TEXT("glance_weights", mb=times.weight_bytes / 1e6, gb_s=times.copy_gb_s, read=times.read_weights_ms))
-    roof = times.median_ms[0] / times.read_weights_ms
-    words.append(TEXT("glance_roof_near" if roof <= NEAR_ROOF else "glance_roof_far", t_one=times.median_ms[0],
+    roof = times.low_ms[0] / times.read_weights_ms
+    words.append(TEXT("glance_roof_near" if roof <= NEAR_ROOF else "glance_roof_far", t_one=times.low_ms[0],
                       read=times.read_weights_ms, ratio=roof))
+    words.append(TEXT("glance_gpu", mb=times.weight_bytes / 1e6, read=times.read_weights_ms, t_one=times.low_ms[0]))
+    if glance_verdict(times) != "costly":  # the glance is cheap here too: say why, in both cases
+        words.append(TEXT("glance_cheap_both"))
     return words

@@ -14,14 +14,14 @@ FLAT = 1.5  # a 32-position forward within 1.5 times a 1-position one reads as "
 
 
 def glance_figure(times: GlanceTimes, checked: int | None, labels: dict[str, str]) -> go.Figure:
-    """Median forward time per size with its fastest-to-slowest range; the weights' read time as a dashed line;
-    the sidebar's round (k + 1 positions) as a dotted mark when it is among the sizes' range. The y axis starts
-    at zero, so a flat line looks flat and not magnified."""
+    """The fastest forward time per size (its floor) with a bar up to the slowest; the weights' read time as a dashed
+    line; the sidebar's round (k + 1 positions) as a dotted mark when it is among the sizes' range. The y axis
+    starts at zero, so a flat line looks flat and not magnified."""
     fig = go.Figure()
-    sizes, median = list(times.sizes), list(times.median_ms)
-    spread = dict(type="data", symmetric=False, array=[h - m for h, m in zip(times.high_ms, median)],
-                  arrayminus=[m - low for m, low in zip(median, times.low_ms)], color=LIGHT_INK)
-    fig.add_scatter(x=sizes, y=median, error_y=spread, mode="lines+markers", name=labels["forward"], line=dict(color=INK, width=3))
+    sizes, fastest = list(times.sizes), list(times.low_ms)
+    spread = dict(type="data", symmetric=False, array=[h - f for h, f in zip(times.high_ms, fastest)],
+                  arrayminus=[0.0] * len(sizes), color=LIGHT_INK)
+    fig.add_scatter(x=sizes, y=fastest, error_y=spread, mode="lines+markers", name=labels["forward"], line=dict(color=INK, width=3))
     ends = [0.5, sizes[-1] + 0.5]
     fig.add_scatter(x=ends, y=[times.read_weights_ms] * 2, mode="lines", name=labels["weights"], line=dict(color=LIGHT_INK, dash="dash"))
     if checked is not None and sizes[0] <= checked <= sizes[-1]:

@@ -13,9 +13,9 @@ TEXT = Texts(
         },
         "glance_measure": {"zh": "量一量這一眼", "en": "Time the glance"},
         "glance_measure_help": {
-            "zh": "幾秒鐘：每個位置數量各量數次、取中位數。結果留在伺服器上，再按一次立即顯示同一次量測。",
-            "en": "A few seconds: several forwards per size, the median shown. The result stays on the server: "
-            "pressing again shows the same measurement at once.",
+            "zh": "幾秒鐘：每個位置數量各量十幾次，畫最快的一次。結果整台伺服器共用、標明量測時間；再按一次就重新量，換給所有人。",
+            "en": "A few seconds: about fifteen forwards per size, the fastest drawn. The result is shared by everyone on this "
+            "server with the time it was made; pressing again measures anew, for all.",
         },
         "glance_press": {"zh": "按「量一量這一眼」，在這台機器上實測。", "en": "Press “Time the glance” to measure it on this machine."},
         "glance_measuring": {"zh": "墨卿正一次次校閱 1 到 32 個位置…", "en": "The master is checking 1 to 32 positions, pass after pass…"},
@@ -25,15 +25,16 @@ TEXT = Texts(
             "with no room for one more.",
         },
         "g_title": {"zh": "一次前向計算的時間與校閱位置數", "en": "One forward pass's time against positions checked"},
-        "g_forward": {"zh": "實測：一次校閱（中位數；細線：最快到最慢）", "en": "measured: one forward (median; bars: fastest to slowest)"},
+        "g_forward": {"zh": "實測：一次校閱（最快的一次；細線：到最慢的一次）", "en": "measured: one forward (the fastest; bars: up to the slowest)"},
         "g_weights": {"zh": "把權重讀一遍（權重位元組 ÷ 實測複製速度）", "en": "reading the weights once (weight bytes ÷ measured copy speed)"},
         "g_round": {"zh": "你的一輪：k + 1 = {n}", "en": "your round: k + 1 = {n}"},
         "g_positions": {"zh": "一次前向計算校閱的位置數", "en": "positions checked in one forward"},
         "g_ms": {"zh": "毫秒", "en": "ms"},
         "glance_measured": {
-            "zh": "實測於 {when}（UTC），裝置 {device}，{runtime}，提示已佔 {context} 個位置；每個位置數量量 {repeats} 次，畫中位數。",
+            "zh": "實測於 {when}（UTC），裝置 {device}，{runtime}，提示已佔 {context} 個位置；每個位置數量量 {repeats} 次，畫最快的一次："
+            "機器忙只會讓一次前向變慢，所以最快的一次最接近它本來的時間。",
             "en": "Measured at {when} UTC on {device}, {runtime}, after a prompt of {context} positions; {repeats} forwards per "
-            "size, the median drawn.",
+            "size, the fastest drawn: a busy machine only ever slows a forward, so the fastest is closest to its own time.",
         },
         "glance_roof_near": {
             "zh": "只校 1 個位置要 {t_one:.1f} 毫秒，是把權重讀一遍（{read:.2f} 毫秒）的 {ratio:.2f} 倍：一步的時間大半花在從記憶體搬權重，"
@@ -47,6 +48,22 @@ TEXT = Texts(
             "每個運算各自的固定開銷也佔了不少時間。",
             "en": "Checking 1 position takes {t_one:.1f} ms, {ratio:.2f} times reading the weights once ({read:.2f} ms): beyond "
             "reading the weights, each operation's own fixed cost takes a good share of a step.",
+        },
+        "glance_gpu": {
+            "zh": "寓言想的是 GPU 上的大模型：70 億參數的模型用 16 位元存，每寫一個詞元要讀約 14 GB 權重；A100 80GB 的記憶體頻寬約 2 TB/s"
+            "（NVIDIA 規格表：2,039 GB/s），光是讀一遍就要約 7 毫秒，占了一步的大半，那裡的解碼受記憶體頻寬所限。"
+            "這台機器上墨卿的權重只有 {mb:.1f} MB，讀一遍 {read:.2f} 毫秒，一步 {t_one:.1f} 毫秒的其餘時間是每個運算的固定開銷。",
+            "en": "The parable pictures a large model on a GPU: a 7-billion-parameter model stored in 16 bits reads about 14 GB "
+            "of weights for every token, and at about 2 TB/s of memory bandwidth (an A100 80GB: 2,039 GB/s, NVIDIA's "
+            "datasheet) that reading alone takes about 7 ms, most of a step: there decoding is bound by memory bandwidth. "
+            "Here the master's weights are {mb:.1f} MB, read in {read:.2f} ms, and the rest of a {t_one:.1f} ms step is each "
+            "operation's fixed cost.",
+        },
+        "glance_cheap_both": {
+            "zh": "兩種情形裡，時間都是按「一次前向」付的，不是按「位置」付的：讀權重也好、固定開銷也好，一眼看 k + 1 個位置只付一次，"
+            "所以這一眼便宜。",
+            "en": "In both cases the time is paid per forward, not per position: whether it goes to reading the weights or to "
+            "fixed costs, a glance over k + 1 positions pays it once, and that is why the glance is cheap.",
         },
         "runtime_graph": {
             "zh": "墨卿以 ONNX Runtime 計算圖運算（float32 權重，{threads} 個執行緒）：這台 CPU 上他最快的精確算法，本站每次抄寫都用它",

@@ -148,8 +148,8 @@ def show_glance_cost(runs: dict[str, dict], glance: GlanceTimes) -> None:
 def glance_sentences(glance: GlanceTimes, chain_n: int, tree_n: int) -> list[tuple[str, dict]]:
     """The tree's glance against one position, the chain's where its size differs, and whether the tree's still
     costs about one forward (FLAT, as the glance section reads it)."""
-    numbers = dict(tree_n=tree_n, chain_n=chain_n, tree_ms=glance.median_ms[glance.sizes.index(tree_n)],
-                   one_ms=glance.median_ms[0], tree_ratio=glance.ratio(tree_n), chain_ratio=glance.ratio(chain_n))
+    numbers = dict(tree_n=tree_n, chain_n=chain_n, tree_ms=glance.low_ms[glance.sizes.index(tree_n)],
+                   one_ms=glance.low_ms[0], tree_ratio=glance.ratio(tree_n), chain_ratio=glance.ratio(chain_n))
     said = ["tv_glance_tree"] + (["tv_glance_chain"] if chain_n != tree_n else [])
     said.append("tv_glance_cheap" if numbers["tree_ratio"] <= FLAT else "tv_glance_dearer")
     return [(key, numbers) for key in said]

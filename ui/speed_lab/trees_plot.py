@@ -13,7 +13,7 @@ from ui.speed_lab.plots import _paper_look, top_with_headroom
 
 def glance_points(glance: GlanceTimes, most: int) -> tuple[list[int], list[float]]:
     """Sizes 1, 2, 4, … up to the first at or past `most`, and `most` itself, each with its cost in one-position
-    glances (median over median); sizes the measurement lacks are left out."""
+    glances (fastest over fastest); sizes the measurement lacks are left out."""
     doubling, size = [], 1
     while size < most:
         doubling.append(size)

@@ -139,9 +139,9 @@ TEXT = Texts(
         "tv_fig_positions": {"zh": "一眼校閱的位置數（草稿節點 + 1）", "en": "positions checked in one glance (drafted nodes + 1)"},
         "tv_fig_cost": {"zh": "成本（只看一個位置的前向 = 1）", "en": "cost (a one-position forward = 1)"},
         "tv_fig_caption": {
-            "zh": "實線：墨卿的前向看 1、2、4、… 個位置的中位數時間，除以只看 1 個的時間（量測於 {when} UTC，每個大小 {repeats} 次）。"
+            "zh": "實線：墨卿的前向看 1、2、4、… 個位置的最快時間，除以只看 1 個的最快時間（量測於 {when} UTC，每個大小 {repeats} 次）。"
             "兩點：兩次量測裡一輪的平均位置數，與平均一眼時間除以墨卿獨寫時一次前向的時間。",
-            "en": "Line: the master's forward over 1, 2, 4, … positions, its median time over that of one position (timed "
+            "en": "Line: the master's forward over 1, 2, 4, … positions, its fastest time over that of one position (timed "
             "at {when} UTC, {repeats} forwards a size). Points: each measurement's mean positions a round, and its mean glance "
             "over the master's forward when writing alone.",
         },
