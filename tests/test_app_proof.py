@@ -93,3 +93,34 @@ def test_leaving_tree_mode_puts_a_tree_rule_back_to_exact():
     assert not app.exception
     assert tree_menu(app).value == "exact" and len(tree_menu(app).options) == len(CHAIN_RULES)
     assert not [i for i in app.info if "Tree mode" in i.value]
+
+
+def test_a_broken_rule_offers_the_scenario_that_catches_it_and_says_so_there():
+    """#49 defect 2: the page promised to catch exact-match with a poorer scribe, which hides it."""
+    from specdec_core.decoding.proof_scenarios import scenario_for
+
+    app = open_page("proof", "en", rule="exact-match")  # the poetry pair's defaults: temperature 0.8
+    assert not app.exception
+    scenario = scenario_for("poetry", "exact-match")
+    assert any("shrinks as q moves away from p" in c.value for c in app.caption)
+    app.button(key="proof_scenario").click().run()
+    assert not app.exception
+    choice = app.session_state["choice"]
+    assert (choice.scribe, choice.settings.k, choice.settings.sampling.temperature) == (
+        scenario.scribe, scenario.k, scenario.temperature)
+    assert any(c.value.startswith("These are the settings that catch this rule") for c in app.caption)
+    assert not [b for b in app.button if b.key == "proof_scenario"]
+    caught = [e.value for e in app.error if "drifts" in e.value]  # the recording made in this scenario
+    assert any("A recorded result" in i.value for i in app.info) and len(caught) == 1
+
+
+def test_a_broken_rule_that_passes_is_not_called_right():
+    """#49 defect 2: a sentence true of the run when it cannot catch the rule. At temperature 1 raw-q reads the same
+    q the draft sampled from, so it is exact there and must pass: the page says the pass proves nothing."""
+    app = open_page("proof", "en", pair="tiny", samples="2000", rule="raw-q", temperature="1.0")
+    next(b for b in app.button if b.label == "Start sampling").click().run()
+    assert not app.exception
+    assert len([s for s in app.success if "cannot be told apart" in s.value]) == 2
+    assert any("This run did not catch" in w.value and "does not make the rule right" in w.value for w in app.warning)
+    exact = run_proof("exact")
+    assert not any("This run did not catch" in w.value for w in exact.warning)  # the exact rule is not told so

@@ -10,10 +10,13 @@ from specdec_core.services import recorded
 from ui.proof.line import LineFull, YoursInLine
 from ui.proof.results import show_results
 from ui.proof.runs import cached_exact, run_live
+from specdec_core.decoding.proof_scenarios import SCENARIOS, scenario_for
+from ui.proof.scenarios import in_scenario, open_scenario
 from ui.proof.texts import TEXT
 from ui.shared.errors import explain
 from ui.shared.i18n import language, utc_time
 from ui.shared.persist import remembered
+from ui.shared.scribes import scribe_label
 from ui.shared.sidebar import current_choice
 from ui.shared.texts import TEXT as COMMON
 
@@ -38,9 +41,16 @@ if tree_mode:
 if choice.settings.tree:  # the page's own switch decides its draft: the sidebar's tree is not this page's
     st.caption(COMMON("tree_not_on_proof_tree", shape=choice.settings.tree, branching=shape) if tree_mode
                else COMMON("tree_not_on_proof_chain", shape=choice.settings.tree, k=choice.settings.k))
-st.caption(TEXT("hint_tree" if tree_mode else "hint_poor"))
+scenario = None if tree_mode or not pair.example_prompts else scenario_for(choice.pair, rule)
+st.caption(TEXT("hint_tree") if tree_mode else TEXT("hint_chain", n=recorded.PROOF_SAMPLES))
+if scenario is not None and in_scenario(choice, scenario, pair.example_prompts[0]):
+    st.caption(TEXT("scenario_here", n=recorded.PROOF_SAMPLES) + " " + TEXT(f"why:{rule}"))
+elif scenario is not None:
+    st.button(TEXT("scenario_button", scribe=scribe_label(scenario.scribe), k=scenario.k, temperature=scenario.temperature),
+              key="proof_scenario", on_click=open_scenario, args=(scenario, pair.example_prompts[0]))
+    st.caption(TEXT(f"why:{rule}"))
 if total == recorded.PROOF_SAMPLES and not tree_mode:
-    st.caption(TEXT("class_size", n=total))
+    st.caption(TEXT("class_size" if choice.pair in SCENARIOS else "class_size_plain", n=total))
 try:
     ids = pair.encode_prompt(choice.prompt, 2)
 except PairError as error:
@@ -67,13 +77,16 @@ if started:
     except YoursInLine as yours:
         del runs[key]
         st.warning(TEXT("line_yours", yours=yours.yours))
+# a broken rule that passes is told so, with where it is caught
+missed = None if rule == "exact" else TEXT("not_caught", rule=rule_names[rule], n=total) + (
+    " " + TEXT("not_caught_scenario") if scenario is not None and not in_scenario(choice, scenario, pair.example_prompts[0]) else "")
 if key in runs:
     with board.container():
-        show_results(runs[key], exact, pair.as_target().piece, final=True)
+        show_results(runs[key], exact, pair.as_target().piece, final=True, missed=missed)
 elif recording is not None:  # the class sees the result at once; Start sampling runs it live
     with board.container():
         st.info(COMMON("recorded", when=utc_time(recording.recorded_at), machine=recording.machine,
                        command=recording.command))
-        show_results(run_from_dict(recording.result), exact, pair.as_target().piece, final=True)
+        show_results(run_from_dict(recording.result), exact, pair.as_target().piece, final=True, missed=missed)
 else:
     board.info(TEXT("nothing_yet"))

@@ -1,5 +1,5 @@
-"""Making the recordings a class sees at once: the proof page's runs (the pair's default settings, and the
-poorest scribe under every rule) and the speed lab's measurement of its defaults, with the very code the
+"""Making the recordings a class sees at once: the proof page's runs (the pair's default settings, and every
+broken rule in the scenario that catches it) and the speed lab's measurement of its defaults, with the very code the
 pages run (`python -m specdec_core record --pair NAME`)."""
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 from specdec_core.algorithm.rules import CHAIN_RULES
 from specdec_core.decoding.proof_run import page_run, run_as_dict
+from specdec_core.decoding.proof_scenarios import scenario_for
 from specdec_core.pairs.pair import ModelPair
 from specdec_core.pairs.registry import run_defaults
 from specdec_core.services import recorded
@@ -22,11 +23,21 @@ def default_settings(pair: ModelPair) -> DecodeSettings:
                           sampling=SamplingConfig(temperature=defaults.temperature, top_p=defaults.top_p))
 
 
-def proof_cases(pair: ModelPair) -> list[tuple[str, str]]:
-    """(scribe, rule) of each recorded proof: the page's default first, then the poorest scribe under
-    every chain rule, the broken ones included (a broken rule's bias shows soonest with a poor scribe)."""
-    poorest = next(iter(pair.drafts))
-    return [(pair.default_draft, "exact")] + [(poorest, rule) for rule in CHAIN_RULES]
+def proof_cases(pair: ModelPair) -> list[tuple[str, DecodeSettings]]:
+    """(scribe, settings) of each recorded proof: the page's default first, then every broken chain rule in the
+    scenario that catches it (decoding/proof_scenarios.py), or with the poorest scribe where the pair has none."""
+    defaults, poorest = default_settings(pair), next(iter(pair.drafts))
+    cases = [(pair.default_draft, defaults)]
+    for rule in CHAIN_RULES:
+        if rule == "exact":
+            continue
+        scenario = scenario_for(pair.name, rule)
+        if scenario is None:
+            cases.append((poorest, replace(defaults, rule=rule)))
+        else:
+            sampling = replace(defaults.sampling, temperature=scenario.temperature)
+            cases.append((scenario.scribe, replace(defaults, rule=rule, k=scenario.k, sampling=sampling)))
+    return cases
 
 
 def record_proof(pair: ModelPair) -> Path:
@@ -34,8 +45,7 @@ def record_proof(pair: ModelPair) -> Path:
     ids = pair.encode_prompt(prompt, 2)
     command = f"python -m specdec_core record --pair {pair.name}"
     recordings = []
-    for scribe, rule in proof_cases(pair):
-        settings = replace(default_settings(pair), rule=rule)
+    for scribe, settings in proof_cases(pair):
         run, _ = page_run(pair, scribe, ids, settings, recorded.PROOF_SAMPLES)
         key = recorded.key_of(pair.name, scribe, prompt, settings, samples=run.total)
         recordings.append(recorded.stamp("proof", key, run_as_dict(run), command))

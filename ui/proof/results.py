@@ -12,7 +12,8 @@ from ui.shared.theme import chart
 WHO = ("speculative", "plain")
 
 
-def show_results(run: ProofRun, exact: Exact, piece, final: bool) -> None:
+def show_results(run: ProofRun, exact: Exact, piece, final: bool, missed: str | None = None) -> None:
+    """missed: what to say when the speculative stream passes under a broken rule (None for the exact rule)."""
     st.progress(run.done / run.total, TEXT("progress", done=run.done, total=run.total, seconds=run.seconds))
     if final and not run.finished:
         st.warning(TEXT("stopped", done=run.done))
@@ -27,7 +28,7 @@ def show_results(run: ProofRun, exact: Exact, piece, final: bool) -> None:
     right.subheader(TEXT("joint"))
     chart(right, histogram_figure(top_cells(exact.joint, samples, piece), names, TEXT("frequency")), key=f"joint-{tag}")
     if final:
-        _verdicts(run, exact, names)
+        _verdicts(run, exact, names, missed)
     st.subheader(TEXT("tv_history"))
     if len(run.history) < 2:
         st.caption(TEXT("tv_too_few"))
@@ -36,7 +37,7 @@ def show_results(run: ProofRun, exact: Exact, piece, final: bool) -> None:
     st.caption(TEXT("tv_cells", cells=int((exact.joint.probs * run.total >= MIN_EXPECTED).sum())))
 
 
-def _verdicts(run: ProofRun, exact: Exact, names: dict[str, str]) -> None:
+def _verdicts(run: ProofRun, exact: Exact, names: dict[str, str], missed: str | None = None) -> None:
     rows = []
     for who in WHO:
         if not len(run.samples(who)):  # nothing drawn: no verdict, rather than "cannot be told apart"
@@ -47,6 +48,8 @@ def _verdicts(run: ProofRun, exact: Exact, names: dict[str, str]) -> None:
         worst = min(first.p_value, joint.p_value) if testable else first.p_value
         passed = worst > 0.001
         (st.success if passed else st.error)(TEXT("verdict_same" if passed else "verdict_drift", who=names[who], p=worst))
+        if passed and who == "speculative" and missed is not None:
+            st.warning(missed)
     st.dataframe(rows, hide_index=True, width="stretch")
     if not testable:
         st.info(TEXT("joint_untestable", n=exact.samples_to_test_joint()))

@@ -5,7 +5,7 @@ TEXT = Texts(
     {
         "title": {"zh": "分毫不差：看不出是誰寫的", "en": "Indistinguishable: no one can tell who wrote it"},
         "intro": {
-            "zh": "鐵律保證：墨卿與阿速合寫的稿，和墨卿獨自寫的稿，統計上無法分辨。這一頁讓兩者各寫上萬次開頭的兩個字，"
+            "zh": "鐵律保證：墨卿與阿速合寫的稿，和墨卿獨自寫的稿，統計上無法分辨。這一頁讓兩者各寫幾千次開頭的兩個字，"
             "和墨卿的精確分布 p 並排比較，直方圖隨樣本一起長出來；再把鐵律改壞，看差異如何浮現。",
             "en": "The iron rule promises that a sheet written by the master and the scribe together cannot be told apart, "
             "statistically, from one the master wrote alone. Here both write the first two tokens thousands of times, "
@@ -63,9 +63,52 @@ TEXT = Texts(
             "en": "Too few samples: every cell of the first two tokens is expected fewer than 5 times, so the joint cannot be tested; "
             "it needs about {n:,.0f} samples. The verdicts above test the first token only.",
         },
-        "hint_poor": {
-            "zh": "提示：壞規則的偏差隨 1 − α 變大；選較差的抄寫員，偏差更快現形。",
-            "en": "Hint: a broken rule's bias grows with 1 − α; a poorer scribe shows it sooner.",
+        "hint_chain": {
+            "zh": "提示：每條壞規則要在它自己的抄寫員與溫度下才現形，不一定是最差的抄寫員。選了壞規則，下面的按鈕會打開 {n:,} 個樣本就抓得到它的設定。",
+            "en": "Hint: each broken rule shows its bias under a scribe and temperature of its own, not always the poorest. "
+            "With a broken rule chosen, the button below opens the settings where {n:,} samples catch it.",
+        },
+        "scenario_button": {
+            "zh": "打開抓得到它的設定：抄寫員「{scribe}」、k = {k}、溫度 {temperature:g}、第一個範例開頭",
+            "en": "Open the settings that catch it: scribe “{scribe}”, k = {k}, temperature {temperature:g}, the first example prompt",
+        },
+        "scenario_here": {
+            "zh": "這正是抓得到這條規則的設定：在這個開頭上，{n:,} 個樣本、種子 0 到 4 都判出偏差（p < 0.001）。",
+            "en": "These are the settings that catch this rule: on this prompt, {n:,} samples found its bias (p < 0.001) at "
+            "each of seeds 0 to 4.",
+        },
+        "why:accept-all": {
+            "zh": "它寫出的就是 q 本身，所以離墨卿最遠的抄寫員最容易現形。",
+            "en": "It writes q itself, so the scribe farthest from the master shows it soonest.",
+        },
+        "why:exact-match": {
+            "zh": "它的偏差是 p(x)(q(x) − Σ q·p)：q 離 p 越遠反而越小。要 q 貼近 p、最可能的字又不是十拿九穩，所以用最好的抄寫員、溫度 0.5。",
+            "en": "Its bias is p(x)(q(x) − Σ q·p), which shrinks as q moves away from p: it needs q close to p and a top "
+            "token likely but not certain, so the best scribe at temperature 0.5.",
+        },
+        "why:resample-p": {
+            "zh": "它寫出的字來自 min(p, q) + (1 − α)·p，偏差在抄寫員總是對（α = 1）或從不對（α = 0）時都是零，所以選中間的抄寫員。",
+            "en": "It writes from min(p, q) + (1 − α)·p: the bias is zero for a scribe always right (α = 1) and for one "
+            "never right (α = 0), so a scribe in between shows it.",
+        },
+        "why:greedy-soft-q": {
+            "zh": "抄寫員永遠寫它最可能的字，而 q 貼近 p 時 min(1, p/q) 幾乎是 1，那個字就幾乎每次都寫出來：最好的抄寫員，溫度只要高於 0。",
+            "en": "The scribe always drafts its top token, and with q close to p min(1, p/q) is almost 1, so that token comes "
+            "out almost every time: the best scribe, at any temperature above 0.",
+        },
+        "why:raw-q": {
+            "zh": "比值用的是溫度之前的 q，草稿卻是在溫度 0.8 下抽的；q 貼近 p 時，多出來的機率都堆到最可能的字上。所以用最好的抄寫員、溫度 0.8（溫度 1 時沒有偏差）。",
+            "en": "The ratio reads q from before temperature while the draft was drawn at temperature 0.8; with q close to p "
+            "the extra mass piles onto the top token. So the best scribe at 0.8 (at temperature 1 there is no bias).",
+        },
+        "not_caught": {
+            "zh": "這一次沒抓到「{rule}」：在這組設定下，它的偏差小到 {n:,} 個樣本看不出來。通過這次檢定，不代表這條規則是對的。",
+            "en": "This run did not catch “{rule}”: at these settings its bias is too small for {n:,} samples to show. "
+            "Passing this test does not make the rule right.",
+        },
+        "not_caught_scenario": {
+            "zh": "上面的按鈕會打開抓得到它的設定。",
+            "en": "The button above opens the settings that catch it.",
         },
         "tree_mode": {"zh": "草稿樹：頁邊寫異文", "en": "Draft tree: variants in the margin"},
         "branching": {"zh": "每層異文數（第一層-第二層）", "en": "Variants per depth (first-second)"},
@@ -92,9 +135,13 @@ TEXT = Texts(
         },
         "bug": {"zh": "這個錯誤在真實程式中出現過：", "en": "This mistake has shipped in real code:"},
         "class_size": {
-            "zh": "{n:,} 個樣本是課堂模式：幾秒內判定，仍抓得出最差抄寫員配上壞規則；要看更細的 TV 曲線，選 10,000 以上。",
-            "en": "{n:,} samples is the class mode: it decides within seconds and still catches a broken rule with the poorest "
-            "scribe; for a finer TV curve choose 10,000 or more.",
+            "zh": "{n:,} 個樣本是課堂模式：幾秒內判定，在每條壞規則自己的設定下（規則下面的按鈕）都抓得到它；要看更細的 TV 曲線，選 10,000 以上。",
+            "en": "{n:,} samples is the class mode: it decides within seconds and catches each broken rule in the settings "
+            "the button under the rule opens; for a finer TV curve choose 10,000 or more.",
+        },
+        "class_size_plain": {
+            "zh": "{n:,} 個樣本是課堂模式：幾秒內判定；要看更細的 TV 曲線，選 10,000 以上。",
+            "en": "{n:,} samples is the class mode: it decides within seconds; for a finer TV curve choose 10,000 or more.",
         },
         "in_line": {
             "zh": "排隊中：前面還有 {ahead} 場即時證明在跑（一次只跑一場，先到先跑），約 {seconds:.0f} 秒後輪到你。",
