@@ -137,7 +137,8 @@ def test_another_pair_from_two_folders_in_the_servers_model_folder(tmp_path, tin
     ("poor", "The scriptorium, round by round", dict(scribe="mismatched", noise=0.0, temperature=0.8)),
     ("shaky", "The scriptorium, round by round", dict(scribe="int8-master", noise=0.6, temperature=0.8)),
     ("greedy", "The scriptorium, round by round", dict(temperature=0.0)),
-    ("broken", None, dict(scribe="mismatched", proof_rule="resample-p", temperature=0.8)),
+    # #49: the poorest scribe hides some broken rules; the proof page's own scenario for resample-p catches it
+    ("broken", None, dict(scribe="tiny", proof_rule="resample-p", temperature=0.8, k=6)),
 ])
 def test_a_scenario_sets_the_sidebar_and_opens_its_page(scenario, page, expect):
     """Every scenario but greedy leaves the poetry pair at its own temperature, where its recordings were made."""
@@ -172,3 +173,16 @@ def test_large_type_enlarges_chart_text_too():
     """#27: with large type, chart text stayed at about 11 px."""
     app = open_page("parable", "en", large="true")
     assert any(".js-plotly-plot .main-svg text { font-size: 18px !important; }" in h.proto.body for h in app.get("html"))
+
+
+def test_act_3_opens_on_a_correction_and_act_4_on_a_caught_rule():
+    """#49 defect 7: Act 3 ("the red brush") linked to a run with no red brush."""
+    app = open_page("parable", "en")
+    app.button(key="act3_correction").click().run()
+    assert not app.exception and app.title[0].value == "The scriptorium, round by round"
+    assert app.session_state["scribe"] != "int8-master"  # the next-best scribe: its lines meet the red brush
+    assert "red brush writes" in app.info[0].value  # the step's story tells the correction it opened on
+    proof = open_page("parable", "en")
+    proof.button(key="act4_broken").click().run()
+    assert not proof.exception
+    assert (proof.session_state["scribe"], proof.session_state["proof_rule"]) == ("tiny", "resample-p")

@@ -63,7 +63,7 @@ def test_changing_k_changes_the_run():
     assert not one.exception
     assert one.session_state["choice"].settings.k == 1
     assert three.session_state["moment_of"] != one.session_state["moment_of"]
-    assert "drafted 1 characters" in one.info[0].value
+    assert "drafted 1 character;" in one.info[0].value  # #49: not "1 characters"
 
 
 def test_an_archived_run_replays_exactly():
@@ -146,7 +146,7 @@ def test_the_default_runs_last_step_agrees_with_the_sheet_and_the_counter():
     trace = Trace.from_json(cached_run(choice.pair, choice.device, choice.scribe, choice.prompt, choice.settings))
     before_last = sum(len(r.new_tokens) for r in trace.rounds[:-1])
     story = app.info[-1].value
-    assert metrics(app)[0] == str(len(trace.tokens))
+    assert metrics(app)[0] == str(len(trace.tokens) - trace.rounds[-1].stopped_at_eos)  # #49: ∎ is no character
     assert re.search(r"這一輪得 (\d+) 個字", story).group(1) == str(len(trace.tokens) - before_last)
     quoted = re.findall(r"「(.+?)」", story)
     every_new = [piece for r in trace.rounds for piece in [s.piece for s in r.drafted[: r.n_accepted]] + [r.next_piece]]
@@ -197,3 +197,13 @@ def test_a_count_scribe_draws_no_empty_cache_rows_and_says_why():
     assert not app.exception
     assert any("keeps no KV cache" in c.value for c in app.caption)
     assert not any("Both caches roll back" in c.value for c in app.caption)
+
+
+def test_a_link_names_the_step_it_opens_on():
+    """#49, wanted for a lecture: a link can name the step (?step=17); the address bar names the step on screen."""
+    app = open_page("scriptorium", "en", pair="tiny", max_new="16", seed="3", step="4")
+    assert not app.exception
+    assert app.session_state["moment"] == 4 and app.query_params["step"] in ("4", ["4"])
+    beyond = open_page("scriptorium", "en", pair="tiny", max_new="16", seed="3", step="999")
+    assert not beyond.exception and beyond.session_state["moment"] == 1
+    assert any("step" in w.value and "999" in w.value for w in beyond.warning)  # refused, with what it allows

@@ -2,27 +2,33 @@
 import streamlit as st
 
 from ui.parable.quiz import CODA, answer_key, check_yourself
-from ui.parable.scenarios import scenario_buttons
+from ui.parable.scenarios import open_scenario, scenario_buttons
 from ui.parable.texts import MAPPING, TEXT
 from ui.shared.i18n import language
 from ui.shared.models import cached_pair
 from ui.shared.pages import page_title
 
-ACTS = {  # act -> the pages that show it on real models
+ACTS = {  # act -> the pages that show it on real models; (page, scenario): opened on the moment the act teaches
     1: ["speed_lab"],
     2: ["scriptorium"],
-    3: ["scriptorium"],
-    4: ["iron_rule", "proof"],
+    3: [("scriptorium", "correction")],  # the red brush: the first correction of a run that has one
+    4: ["iron_rule", ("proof", "broken")],  # a broken rule with the scribe that catches it
     5: ["speed_lab"],
 }
 
 
-
-def page_links(pages: list[str]) -> None:
-    """Links to the pages that show a part on real models, in a row that wraps: each label whole, never cut."""
+def page_links(pages: list, act: int | str = "", choice=None) -> None:
+    """Links to the pages that show a part on real models, in a row that wraps: each label whole, never cut. A
+    (page, scenario) opens its page through the scenario (ui/parable/scenarios.py), on the moment it teaches."""
     row = st.container(horizontal=True, wrap=True)
-    for name in pages:
-        row.page_link(f"views/{name}.py", label=f"{TEXT('see')} {page_title(name)}", icon="🖌️", width="content")
+    for entry in pages:
+        name, scenario = entry if isinstance(entry, tuple) else (entry, None)
+        label = f"{TEXT('see')} {page_title(name)}"
+        if scenario is None:
+            row.page_link(f"views/{name}.py", label=label, icon="🖌️", width="content")
+        elif row.button(label, icon="🖌️", key=f"act{act}_{scenario}", help=TEXT(f"scenario_{scenario}_help"),
+                        disabled=choice is None):
+            open_scenario(scenario, choice.pair, list(cached_pair(choice.pair, choice.device).drafts))
 
 
 st.title(TEXT("title"))
@@ -37,7 +43,7 @@ for act, pages in ACTS.items():
         st.subheader(TEXT(f"act{act}_title"))
         st.write(TEXT(f"act{act}"))
         st.caption(TEXT(f"act{act}_is"))
-        page_links(pages)
+        page_links(pages, act, choice)
         check_yourself(act)
         answer_key(act)
 with st.container(border=True):  # the scribe who reads the master's notes: the feature-level draft every serving engine uses

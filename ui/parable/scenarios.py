@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from specdec_core.decoding.proof_scenarios import scenario_for
 from specdec_core.pairs.registry import run_defaults
 from ui.parable.texts import TEXT
 
@@ -19,7 +20,8 @@ SCENARIOS = {
     "poor": dict(page="scriptorium", rung="poorest", noise=0.0),
     "shaky": dict(page="scriptorium", rung="best", noise=0.6),
     "greedy": dict(page="scriptorium", rung="best", noise=0.0, temperature=0.0),
-    # a poorer scribe shows a broken rule's bias sooner (it grows with 1 - alpha)
+    # a broken rule in the scenario that catches it (decoding/proof_scenarios.py); the poorest scribe where the
+    # pair has none
     "broken": dict(page="proof", rung="poorest", noise=0.0, proof_rule="resample-p"),
 }
 
@@ -42,4 +44,7 @@ def open_scenario(name: str, pair: str, ladder: list[str]) -> None:
     place = RUNGS[rung]
     st.session_state["scribe"] = ladder[max(place, -len(ladder))]  # a short ladder: its poorest
     st.session_state.update(settings, moment=1)  # land_on: the stepper opens on the first correction
+    caught = scenario_for(pair, settings.get("proof_rule", ""))
+    if caught is not None and caught.scribe in ladder:  # the proof page's own scenario for its rule
+        st.session_state.update(scribe=caught.scribe, k=caught.k, temperature=caught.temperature, top_p=1.0)
     st.switch_page(f"views/{page}.py")

@@ -30,8 +30,9 @@ TEXT = Texts(
         "scenario_greedy_help": {"zh": "溫度 0：寫出的字與墨卿自己貪婪解碼一字不差。", "en": "Temperature 0: the text equals the master's own greedy decoding."},
         "scenario_broken": {"zh": "壞掉的規則", "en": "A broken rule"},
         "scenario_broken_help": {
-            "zh": "退回後從 p 重抽，配上最差的抄寫員：證明頁上偏差最快現形。",
-            "en": "Resampling from p after a rejection, with the poorest scribe: on the proof page its bias shows soonest.",
+            "zh": "退回後從 p 重抽，配上抓得到它的抄寫員（不是最好也不是最差：偏差在兩端都會消失）：證明頁上 2,000 個樣本就現形。",
+            "en": "Resampling from p after a rejection, with the scribe that catches it (neither the best nor the poorest: its "
+            "bias vanishes at both ends): on the proof page 2,000 samples show it.",
         },
         "act1_title": {"zh": "第一幕　寫不完的詔書", "en": "Act 1 · The endless edict"},
         "act1": {

@@ -24,6 +24,7 @@ from ui.scriptorium.texts import TEXT
 from ui.scriptorium.tree_view import drawn_without_replacement, residuals_faced, tree_story, variant_candidates, variant_rows, variants_words
 from specdec_core.algorithm.tree_walk import Walk, tree_walk, trial_of
 from ui.shared.i18n import markdown_literal
+from ui.shared.sidebar import refused_link_note
 from ui.shared.texts import TEXT as COMMON
 from ui.shared.theme import chart
 
@@ -50,6 +51,25 @@ def _reset_if_new(trace: Trace) -> None:
         st.session_state.update(moment_of=identity, moment=1, playing=False)
     if st.session_state.pop("land_on", None) == "correction":  # a scenario asked to open on the red brush
         st.session_state["moment"] = (correction_steps(trace) or [1])[0]
+    _step_from_link(len(moments(trace)))
+
+
+STEP = "step"  # the URL's step: a link can open a run on the moment a lecturer is showing
+
+
+def _step_from_link(steps: int) -> None:
+    """Once a session: the link's ?step=N (1 to the run's steps) opens the run there; a step it does not have is
+    refused with a note, as any other link value is."""
+    if st.session_state.get("step_link_read"):
+        return
+    st.session_state["step_link_read"] = True  # from now on the URL's step is the one this page wrote
+    if STEP not in st.query_params:
+        return
+    text = st.query_params[STEP]
+    if text.isdigit() and 1 <= int(text) <= steps:
+        st.session_state["moment"] = int(text)
+    else:
+        st.warning(refused_link_note(STEP, f"1–{steps}"))
 
 
 def _stepper(trace: Trace, presenter: bool, file_run: bool) -> None:
@@ -59,6 +79,7 @@ def _stepper(trace: Trace, presenter: bool, file_run: bool) -> None:
     if file_run and st.session_state["moment"] > 1:
         _file_once(trace)
     moment = steps[st.session_state["moment"] - 1]
+    st.query_params[STEP] = str(st.session_state["moment"])  # the address bar names the step on screen
     r, trial = trace.rounds[moment.round], trial_of(trace.settings)
     if presenter:  # one screen: the story, the sheet, the buttons; the rest below the fold
         st.info(_story(r, moment, trial))
