@@ -124,3 +124,13 @@ def test_a_broken_rule_that_passes_is_not_called_right():
     assert any("This run did not catch" in w.value and "does not make the rule right" in w.value for w in app.warning)
     exact = run_proof("exact")
     assert not any("This run did not catch" in w.value for w in exact.warning)  # the exact rule is not told so
+
+
+def test_tree_mode_reads_true_in_a_link_as_presenter_does():
+    """#49 defect 12: tree=true was refused while presenter=true worked: one spelling everywhere."""
+    for spelling in ("true", "True", "TRUE"):
+        app = open_page("proof", "en", pair="tiny", tree=spelling)
+        assert not app.exception and app.session_state["proof_tree"] is True, spelling
+        assert not any("tree" in w.value for w in app.sidebar.warning)
+    refused = open_page("proof", "en", pair="tiny", tree="yes")
+    assert refused.session_state["proof_tree"] is False

@@ -383,7 +383,10 @@ def test_an_answer_is_marked_and_explained():
     app.radio(key="quiz_act4_residual_en").set_value(0).run()  # resampling from p: the wrong answer
     assert not app.exception
     assert any(s.value.startswith("Right. ") and "iron rule" in s.value for s in app.success)
-    assert any(e.value.startswith("Not quite. ") for e in app.error)
+    # #49: a wrong pick read "Not quite. That is the iron rule…", as if the pick were the rule; the answer comes first
+    right = QUESTIONS["act4_residual"].options[QUESTIONS["act4_residual"].right_index].text["en"]
+    assert any(e.value.replace("\\", "").startswith(f"Not quite: the answer is “{right}”") for e in app.error), \
+        [e.value for e in app.error]
 
 
 @pytest.mark.parametrize("language, title", [("zh", "教師解答"), ("en", "Teacher's answer key")])

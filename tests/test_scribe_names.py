@@ -27,8 +27,12 @@ def test_every_shipped_scribe_has_a_chinese_name(tiny, in_chinese):
         assert re.search(r"[\u4e00-\u9fff]", label) and not re.search(r"[A-Za-z]", label), (name, label)
 
 
-def test_english_keeps_the_id_and_an_unknown_scribe_keeps_its_own_name(in_english):
-    assert scribe_label("int8-master") == "int8-master"
+def test_english_names_every_shipped_scribe_and_an_unknown_one_keeps_its_own_name(tiny, in_english):
+    """#49 defect 12: English scribe labels were raw ids ("int8-master")."""
+    for name in [*LADDER, *SMOLLM2, *tiny.drafts]:
+        label = scribe_label(name)
+        assert label != name and label[0].isupper() and " " in label, (name, label)
+    assert scribe_label("int8-master") == "The master in 8 bits"
     assert scribe_label("my-draft") == "my-draft"
 
 

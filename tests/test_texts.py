@@ -84,3 +84,16 @@ def test_chinese_texts_use_one_word_for_each_term():
     assert len(texts) > 300  # the scan reached the pages' words, the quiz and the rules
     mixed = [f"{path}:{line}: {text[:40]}" for path, line, text in texts if re.search(r"token|蓋章", text, re.IGNORECASE)]
     assert not mixed, mixed
+
+
+def test_no_function_of_the_app_grows_past_fifty_lines():
+    """#49 defect 12: bench._report (59 lines) and tree_verify (67) had grown past what the house keeps."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    long = [f"{path.relative_to(root)}:{node.name} {node.end_lineno - node.lineno + 1}"
+            for folder in ("specdec_core", "ui", "views") for path in (root / folder).rglob("*.py")
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno + 1 > 50]
+    assert not long, long

@@ -105,6 +105,16 @@ def tree_verify(
         return _greedy_path(p, tokens, parents, p_x, q_x, uniforms, q_i)
     target_samples = sample(p[rows[:, None], at_parent], generator) if rule.accept == "match" else None  # (B, N)
     record = _empty_record(p_x, q_x, uniforms, q_i)
+    path, n_accepted, next_dist = _walk(p, q, tokens, parents, rule, target_samples, record, distinct)
+    next_token = sample(next_dist, generator)
+    return TreeVerdict(path, n_accepted, next_token, next_dist, **record)
+
+
+def _walk(p, q, tokens, parents, rule, target_samples, record, distinct):
+    """The walk from the root (steps 2-4): (path (B, N) of accepted nodes, -1 after them; n_accepted (B,);
+    next_dist (B, V) the last residual or p after a leaf). `record` is filled with each node's trial."""
+    batch, n = tokens.shape
+    rows = torch.arange(batch, device=p.device)
     # 2. walk: try the siblings under the current node, descend into the one accepted, or stop
     node = torch.full((batch,), -1, dtype=torch.long, device=p.device)  # (B,) -1 is the root
     walking = torch.ones(batch, dtype=torch.bool, device=p.device)
@@ -125,8 +135,7 @@ def tree_verify(
         node, walking = torch.where(descend, chosen, node), descend
         if not bool(walking.any()):
             break
-    next_token = sample(next_dist, generator)
-    return TreeVerdict(path, n_accepted, next_token, next_dist, **record)
+    return path, n_accepted, next_dist
 
 
 def _try_siblings(rule, p_node, q_node, children, tokens, target_samples, record, distinct=False):

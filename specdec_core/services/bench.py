@@ -158,19 +158,24 @@ def _report(pair, draft_name, settings, results) -> dict:
         # the chain's formula (Leviathan et al., Theorem 3.8); a tree's acceptance is not one alpha per token
         "predicted_speedup": None if settings.tree else speedup(alpha, settings.k, c, verify_cost),
         "tokens_per_target_forward": sum(len(t.tokens) for t in spec) / sum(t.target_forwards for t in spec),
-        # what a round asked of each model: the scribe's forwards (a tree's depths) and the nodes it drafted,
-        # all of which the master's one glance then checks, beside the position after them
-        "draft_forwards_per_round": drafted / max(len(rounds), 1),
-        "nodes_per_round": sum(nodes_drafted(r) for r in rounds) / max(len(rounds), 1),
-        "most_nodes": max((nodes_drafted(r) for r in rounds), default=0),
-        # a tree's variants by drawing order at their node: how often the master tried the 1st, 2nd, ... and the share
-        # sealed when tried; and the share of variants that repeat an elder sibling's token (struck surely after it)
-        "variants_by_order": variants_by_order(rounds),
-        "twin_share": twin_share(rounds),
         "overhead_fraction": sum(r.other_s for t in spec for r in t.rounds) / loop,
         "plain_forward_ms": plain_forward * 1000,
         "time_split": split,
         "speedup_forwards_only": forwards_only_speedup(split),
+    } | round_shapes(rounds, drafted)
+
+
+def round_shapes(rounds: list[Round], drafted: int) -> dict:
+    """What a round asked of each model: the scribe's forwards (a tree's depths) and the nodes it drafted, all of
+    which the master's one glance then checks, beside the position after them; a tree's variants by drawing order
+    at their node (how often the master tried the 1st, 2nd, ... and the share sealed when tried), and the share
+    of variants that repeat an elder sibling's token (struck surely after it)."""
+    return {
+        "draft_forwards_per_round": drafted / max(len(rounds), 1),
+        "nodes_per_round": sum(nodes_drafted(r) for r in rounds) / max(len(rounds), 1),
+        "most_nodes": max((nodes_drafted(r) for r in rounds), default=0),
+        "variants_by_order": variants_by_order(rounds),
+        "twin_share": twin_share(rounds),
     }
 
 

@@ -400,7 +400,9 @@ def check_yourself(act: int | str) -> None:
                               key=f"quiz_{question.id}_{lang}")
             if picked is not None:
                 right = picked == question.right_index
-                (st.success if right else st.error)(TEXT("right" if right else "wrong") + question.why[lang])
+                # a wrong pick is told the right answer first: the why that follows explains that answer, not the pick
+                told = TEXT("right") if right else TEXT("wrong", answer=names[question.right_index])
+                (st.success if right else st.error)(told + question.why[lang])
 
 
 def answer_key(act: int | str) -> None:

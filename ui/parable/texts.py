@@ -13,7 +13,7 @@ TEXT = Texts(
         "key": {"zh": "教師解答：三題的答案與理由", "en": "Teacher's answer key: the three answers and why they hold"},
         "key_entry": {"zh": "{number}. **{ask}**  \n答：{answer}  \n{reason}", "en": "{number}. **{ask}**  \nAnswer: {answer}  \n{reason}"},
         "right": {"zh": "對。", "en": "Right. "},
-        "wrong": {"zh": "再想想。", "en": "Not quite. "},
+        "wrong": {"zh": "再想想：答案是「{answer}」。", "en": "Not quite: the answer is “{answer}”. "},
         "scenarios": {"zh": "一鍵情境", "en": "Scenarios in one click"},
         "scenario_good": {"zh": "好抄寫員", "en": "A good scribe"},
         "scenario_good_help": {"zh": "最像墨卿的抄寫員：整行常常全數蓋印。", "en": "The scribe closest to the master: whole lines are often sealed."},

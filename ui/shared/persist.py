@@ -41,10 +41,11 @@ def _from_link(url: str | None, default, options: Sequence | None):
 
 
 def _parsed(text: str, default):
-    """The link's text as the default's type, or None where it does not parse. A bool is "True" or "False",
-    as the address bar shows it (bool() of any text but "" would be True)."""
+    """The link's text as the default's type, or None where it does not parse. A bool is "true" or "false" in
+    any case, as the sidebar's flags read it (presenter=true), and as the address bar shows it ("True"); bool() of
+    any text but "" would be True."""
     if isinstance(default, bool):
-        return {"True": True, "False": False}.get(text)
+        return {"true": True, "false": False}.get(text.lower())
     try:
         return type(default)(text)
     except ValueError:
