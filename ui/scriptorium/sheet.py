@@ -52,10 +52,13 @@ STYLE = f"""
 @keyframes stamp {{ from {{ transform: scale(3); opacity: 0; }} to {{ transform: scale(1); opacity: 1; }} }}
 .sheet .struck {{ color: {LIGHT_INK}; }}
 .sheet .discarded {{ color: #8f8676; border-style: dotted; }}
-/* a strike from corner to corner: a level line through "，" or "、" would read as 一 */
-.sheet .struck::before, .sheet .discarded::before {{ content: ""; position: absolute; left: 8%; right: 8%; top: 50%;
-  border-top: 3px solid {VERMILION}; transform: rotate(-45deg); }}
-.sheet .discarded::before {{ border-top: 2px solid #8f8676; }}
+/* a strike from corner to corner: a level line through "，" or "、" would read as 一. Drawn as a gradient inside
+   the cell's own box, so a long word's strike stays in its cell (a rotated line ran over its neighbours) */
+.sheet .struck::before, .sheet .discarded::before {{ content: ""; position: absolute; inset: 6% 4%; pointer-events: none;
+  background: linear-gradient(to top right, transparent calc(50% - 1.5px), {VERMILION} calc(50% - 1.5px),
+  {VERMILION} calc(50% + 1.5px), transparent calc(50% + 1.5px)); }}
+.sheet .discarded::before {{ background: linear-gradient(to top right, transparent calc(50% - 1px), #8f8676 calc(50% - 1px),
+  #8f8676 calc(50% + 1px), transparent calc(50% + 1px)); }}
 .sheet .corrected {{ color: {VERMILION}; font-weight: 700; border-color: {VERMILION}; }}
 .sheet .bonus {{ color: {INK}; font-weight: 700; border: 2px solid {INK}; }}
 .sheet .plain {{ color: {INK}; }}

@@ -46,9 +46,10 @@ TEXT = Texts(
             "It is not the share sealed, which is {sealed} of {judged} here; the two come close only over many drafts.",
         },
         "legend": {
-            "zh": "灰底：開頭　淡墨虛框：阿速的草稿　右下朱印：墨卿接受　朱線刪去：被退回　朱字：墨卿改正　粗框：整行通過後的加筆　"
+            "zh": "灰底：開頭　淡墨虛框：阿速的草稿　右下朱印：墨卿接受　朱線刪去：被退回　灰點框灰線：退回之後作廢、沒校的草稿　朱字：墨卿改正　粗框：整行通過後的加筆　"
             "控制符：▷ 篇首　∎ 篇末　⟨ ⟩ 對話一輪的開始與結束　◇ 其他",
             "en": "grey: the prompt · light dashed: A-Su's draft · red seal: accepted · struck in red: rejected · "
+            "dotted, struck in grey: discarded unread after a rejection · "
             "red ink: the master's correction · bold box: bonus after a full line · "
             "control tokens: ▷ start of the text, ∎ end of the text, ⟨ ⟩ a chat turn's start and end, ◇ any other",
         },
