@@ -78,6 +78,9 @@ BUTTONS = {"zh": ("⏮ 從頭", "◀ 上一步", "▶ 播放", STEP, "寫到底 
 ONE_LINE = """el => el.getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(el).fontSize)"""
 NOT_CUT = "el => el.scrollWidth <= el.clientWidth + 1"
 FONT = "el => parseFloat(getComputedStyle(el).fontSize)"
+# the window shows the sheet's newest cell: its last cell's box lies within the window's
+NEWEST_SHOWN = """el => { const w = el.getBoundingClientRect(), cells = el.querySelectorAll('.sheet > *');
+  const last = cells[cells.length - 1].getBoundingClientRect(); return last.bottom <= w.bottom + 1 && last.top >= w.top - 1; }"""
 
 
 def step_labels(tab, lang: str) -> None:
@@ -98,7 +101,8 @@ def counters_read(tab) -> None:
 
 def whole_screen(tab, lang: str) -> None:
     assert on_screen(tab, tab.locator('[data-testid="stAlert"]').first), "the story"
-    assert on_screen(tab, tab.locator(".sheet").first), "the sheet"
+    assert on_screen(tab, tab.locator(".sheet-window").first), "the sheet's window"
+    assert tab.locator(".sheet-window").first.evaluate(NEWEST_SHOWN), "the sheet's newest line"
     for label in BUTTONS[lang]:
         assert on_screen(tab, tab.get_by_role("button", name=label)), label
     metrics = tab.locator('[data-testid="stMetric"]').all()[:4]
@@ -156,4 +160,25 @@ def test_large_type_keeps_words_whole(server, lang):
     counters_read(page)
     for name in page.locator('[data-testid="stSidebarNavLink"] [data-testid="stMarkdownContainer"]').all():
         assert name.evaluate(NOT_CUT), f"{name.inner_text()!r} is cut"
+    assert page.locator(EXCEPTION).count() == 0
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_smollm2_run_fits_one_projector_screen_at_every_step(server, lang):
+    """#49 defect 3: from step 17 of SmolLM2's default run the buttons and counters fell below 720 px (at the end
+    they sat at 1,032 and 1,142 px)."""
+    base, browser = server
+    page = browser.new_context(viewport=PROJECTOR).new_page()
+    open_page(page, base, "scriptorium", expect=BUTTONS[lang][3], presenter="true", language=lang, pair="smollm2")
+    steps = 1
+    while page.get_by_role("button", name=BUTTONS[lang][3]).is_enabled() and (lang == "zh" or steps < 3):
+        whole_screen(page, lang)
+        before = page.locator('[data-testid="stAlert"]').first.inner_text()
+        page.locator("body").press("ArrowRight")
+        page.wait_for_function(STORY_CHANGED, arg=before, timeout=30_000)
+        wait_ready(page, BUTTONS[lang][3])
+        steps += 1
+    page.get_by_role("button", name=BUTTONS[lang][4]).click()  # the end, where the sheet is longest
+    wait_ready(page, BUTTONS[lang][3])
+    whole_screen(page, lang)
     assert page.locator(EXCEPTION).count() == 0

@@ -65,4 +65,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    import argparse
+
+    argparse.ArgumentParser(prog="python -m tools.lecture_timings", description=__doc__.splitlines()[0]).parse_args()
     main()

@@ -85,10 +85,13 @@ def probe_without_network(folder: Path, timeout: float = 400) -> Probe:
 
 
 def main() -> None:
-    if sys.argv[1:2] == ["--inside"]:
+    if sys.argv[1:2] == ["--inside"]:  # this module again, inside the namespace (probe_without_network)
         folder = Path(sys.argv[2])
         (folder / "probe.json").write_text(json.dumps(asdict(probe(folder))))
         return
+    import argparse
+
+    argparse.ArgumentParser(prog="python -m tools.no_network", description=__doc__.splitlines()[0]).parse_args()
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:

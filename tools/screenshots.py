@@ -9,7 +9,6 @@ a temporary file, so the archive page shows this session's runs and the user's o
 """
 from __future__ import annotations
 
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -136,5 +135,10 @@ def _save(tab, path: Path, scroll_to=None, settle_s: float = 1.0) -> None:
 
 
 if __name__ == "__main__":
-    args = [arg for arg in sys.argv[1:] if arg not in ("--only", "tree")]
-    main(Path(args[0]) if args else ROOT / "docs" / "screenshots", "tree" if "--only" in sys.argv else "")
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m tools.screenshots", description=__doc__.splitlines()[0])
+    parser.add_argument("folder", nargs="?", type=Path, default=ROOT / "docs" / "screenshots")
+    parser.add_argument("--only", choices=["tree"], default="", help="take only the tree's pictures")
+    options = parser.parse_args()
+    main(options.folder, options.only)

@@ -83,7 +83,8 @@ def _stepper(trace: Trace, presenter: bool, file_run: bool) -> None:
     r, trial = trace.rounds[moment.round], trial_of(trace.settings)
     if presenter:  # one screen: the story, the sheet, the buttons; the rest below the fold
         st.info(_story(r, moment, trial))
-        st.html(sheet_html(trace, moment, st.session_state.get("show_struck", True), compact=True))
+        sheet = sheet_html(trace, moment, st.session_state.get("show_struck", True), compact=True)
+        st.html(f'<div class="sheet-window">{sheet}</div>')  # presenter's CSS: a window that scrolls, newest line shown
         _controls(len(steps), slider=False)
         _counters(trace, moment)
     else:

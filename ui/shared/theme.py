@@ -37,6 +37,9 @@ button [data-testid="stMarkdownContainer"] p { font-size: 1rem; }
 .st-key-presenter_strip [data-testid="stMarkdownContainer"] p { font-size: 0.75rem; white-space: nowrap; }
 .st-key-presenter_strip a, .st-key-presenter_strip button { min-height: 0; padding-top: 0; padding-bottom: 0; }
 .sheet { --sheet-size: 2.4rem; }
+/* a long run's sheet (SmolLM2's words) would push the buttons and counters below 720 px: it scrolls in a window
+   that opens at its newest line (column-reverse anchors the scroll at the bottom) */
+.sheet-window { display: flex; flex-direction: column-reverse; max-height: 36vh; overflow-y: auto; }
 </style>
 """
 
