@@ -79,5 +79,6 @@ def test_alpha_so_far_is_the_mean_chance_and_says_how_many_were_sealed():
     assert (now.judged, now.sealed) == (2, 1) and abs(now.alpha - 0.6) < 1e-9  # the mean chance, not 1 of 2
     before = progress_at(trace, moments(trace)[0])
     assert (before.judged, before.sealed, before.alpha) == (0, 0, None)  # nothing judged before the glance
-    assert "mean of min(1, p/q)" in TEXT.table["alpha"]["en"] and "min(1, p/q) 的平均" in TEXT.table["alpha"]["zh"]
+    assert "chance to seal" in TEXT.table["alpha"]["en"] and "蓋印機率" in TEXT.table["alpha"]["zh"]
+    assert "The mean of min(1, p/q)" in TEXT.table["alpha_help"]["en"] and "min(1, p/q) 的平均" in TEXT.table["alpha_help"]["zh"]
     assert "{sealed} of {judged}" in TEXT.table["alpha_help"]["en"] and "{judged} 個裡的 {sealed} 個" in TEXT.table["alpha_help"]["zh"]

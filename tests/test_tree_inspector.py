@@ -179,7 +179,8 @@ def test_the_verdict_story_says_where_the_walk_ended(tree):
             assert f"the only variant at depth {r.n_accepted + 1}, {pieces}, was struck" in story
             assert "the residual it left" in story
         else:
-            assert f"all {len(variants)} variants at depth {r.n_accepted + 1}, {pieces}, were struck" in story
+            every = "both" if len(variants) == 2 else f"all {len(variants)}"  # #49: not "all 2 variants"
+            assert f"{every} variants at depth {r.n_accepted + 1}, {pieces}, were struck" in story
             assert "the residual the last one left" in story
         assert f"writes {quoted(r.next_piece)}" in story
 

@@ -37,9 +37,9 @@ TEXT = Texts(
         },
         "forwards": {"zh": "墨卿校閱次數", "en": "Master forward passes"},
         "per_forward": {"zh": "每次校閱得{unit}數", "en": "{Units} per pass"},
-        "alpha": {"zh": "目前 α（min(1, p/q) 的平均）", "en": "α so far (mean of min(1, p/q))"},
+        "alpha": {"zh": "目前 α（蓋印機率平均）", "en": "α so far (chance to seal)"},
         "alpha_help": {
-            "zh": "墨卿目前校過的 {judged} 個草稿{unit}，各自 min(1, p/q) 的平均：每一個是那個草稿蓋印的機率，α 估計的是 Σ min(p, q)，"
+            "zh": "墨卿目前校過的 {judged} 個草稿{unit}，各自蓋印機率 min(1, p/q) 的平均：每一個是那個草稿蓋印的機率，α 估計的是 Σ min(p, q)，"
             "阿速的筆跡有多像墨卿。它不是蓋印的比例：這裡蓋印的是 {judged} 個裡的 {sealed} 個。草稿夠多時，兩者才會接近。",
             "en": "The mean of min(1, p/q) over the {judged} drafted {units} the master has judged so far: each is the chance "
             "that draft had of being sealed, and α estimates Σ min(p, q), how closely A-Su's hand resembles the master's. "
