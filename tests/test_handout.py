@@ -69,7 +69,7 @@ def test_the_handout_carries_title_settings_counters_legend_and_link(tiny, tiny_
                [f"已寫 {summary['tokens']} 個字", f"墨卿看了 {summary['target_forwards']} 眼", f"α = {summary['alpha']:.2f}",
                 f"每看一眼得 {summary['tokens_per_target_forward']:.2f} 個字"],
                "打開這一次抄寫："),
-        "en": (f"step {steps} of {steps}", ["Pair tiny", "scribe lm", "k = 3", "temperature 0.7", "top-p 0.9", "shaky hand 0.5",
+        "en": (f"step {steps} of {steps}", ["Pair tiny", "scribe Small model", "k = 3", "temperature 0.7", "top-p 0.9", "shaky hand 0.5",
                                             "seed 4", "at most 20 characters"],
                [f"{summary['tokens']} characters written", f"{summary['target_forwards']} glances",
                 f"α = {summary['alpha']:.2f}", f"{summary['tokens_per_target_forward']:.2f} characters per glance"],

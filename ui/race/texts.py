@@ -38,8 +38,8 @@ TEXT = Texts(
             "(A-Su's draft there was rejected, and rejected drafts are not written).",
         },
         "legend_past_end": {
-            "zh": "∎ 是篇末，這篇寫完了；為了讓兩邊做一樣多的工，兩種寫法都照樣寫到規定的{unit}數，篇末之後寫的{units}畫成淡色，不算文章的一部分。",
-            "en": "∎ ends the text; so that both ways do the same work, each goes on to the set number of {units}, and what "
+            "zh": "{end} 是篇末，這篇寫完了；為了讓兩邊做一樣多的工，兩種寫法都照樣寫到規定的{unit}數，篇末之後寫的{units}畫成淡色，不算文章的一部分。",
+            "en": "{end} ends the text; so that both ways do the same work, each goes on to the set number of {units}, and what "
             "follows the end is drawn faint: it is not part of the text.",
         },
         "verdict": {

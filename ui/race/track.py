@@ -35,8 +35,9 @@ def _track(alone: Lane, together: Lane, slow: float, verdict: str) -> None:
         column.html(lane_html(lane, n, speculative=who == "together"))
         column.caption(TEXT("count", n=n, total=len(lane.pieces), s=lane.times[n - 1] if n else 0.0))
     legend = TEXT("legend_tree" if together.tree else "legend")
-    if alone.ended_at is not None or together.ended_at is not None:
-        legend += " " + TEXT("legend_past_end")
+    ended = next((lane for lane in (alone, together) if lane.ended_at is not None), None)
+    if ended is not None:  # the pair's own end mark: ∎ for the poems, ⟩ for a chat turn
+        legend += " " + TEXT("legend_past_end", end=prose_piece(ended.pieces[ended.ended_at - 1][0]))
     st.caption(legend)
     if started is not None and now >= end:
         st.session_state[STARTED] = None
