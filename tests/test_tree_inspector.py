@@ -453,3 +453,24 @@ def test_variants_drawn_without_replacement_show_the_q_i_they_were_drawn_and_tes
     for r in iid.rounds:
         for depth in tree_walk(r) or []:
             assert all("q_i(x)" not in row and "min(1, r/q)" in row for row in variant_rows(r, depth, "residual", True))
+
+
+def test_nothing_below_a_sealed_end_mark_is_drawn_or_counted_as_struck(tree):
+    """#49 defect 6: a tree round that ended at ∎ drew the variant below ∎ as tried and rejected, and its summary
+    counted it struck, while the story said it is never written."""
+    from ui.scriptorium.margin import tree_html
+    from ui.scriptorium.moments import end_depth
+    from ui.scriptorium.sheet import round_margins
+
+    last = tree.rounds[-1]
+    m = moment_of(tree, last, "verdict")
+    ended = end_depth(last, m)
+    walk = tree_walk(last)
+    assert ended is not None and any(d > ended and last.tree[i].tried for i, d in enumerate(walk.depth_of))  # the case
+    states = walk.states(None, ended)
+    assert all(states[i] == "untried" for i, d in enumerate(walk.depth_of) if d > ended)
+    assert walk.states(None) != states  # the negative control: read without the end, the walk's own verdicts
+    margins = round_margins(last, m, walk)
+    assert all(v.state != "struck" for depth in margins[ended:] for v in depth)
+    struck = sum(state == "struck" for state in states)
+    assert f"struck {struck}" in tree_html(tree, m)

@@ -339,7 +339,7 @@ def test_the_diagram_draws_each_node_in_its_state(trace):
             assert nodes.count("untried") + folded(markup) == untried(r)
             new = None if ended_in_draft(r, moment) else r.next_kind
             assert nodes.count("corrected") == (new == "corrected") and nodes.count("bonus") == (new == "bonus")
-            assert f"蓋印 {r.n_accepted}　退回 {nodes.count('struck')}　沒走到 {untried(r)}" in markup  # the caption's counts
+            assert f"蓋印 {r.n_accepted}　退回 {nodes.count('struck')}　沒走到或不寫 {untried(r)}" in markup  # the caption's counts
 
 
 def test_a_large_tree_folds_to_fit(trace):

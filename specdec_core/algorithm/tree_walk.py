@@ -97,13 +97,16 @@ class Walk(Sequence):
         sealed = min(sealed, len(self.path))
         return (*self.path[:sealed], *self.first_reading(self.path[sealed - 1] if sealed else -1))
 
-    def states(self, judged: int | None = None) -> list[str]:
+    def states(self, judged: int | None = None, ended: int | None = None) -> list[str]:
         """Each node once the master has judged the depths down to `judged` (None: the whole walk): "sealed" (on the
         accepted path), "struck" (tried and rejected), "untried" (the walk never reached it: a sibling after the
-        accepted one, or anything under a node not accepted), or "unjudged" below the depths judged."""
+        accepted one, or anything under a node not accepted), or "unjudged" below the depths judged. ended: the
+        depth of an end mark sealed on the path; what lies below it is never written, whatever the walk tried
+        there, so it is "untried" too (the text never reached it)."""
         judged = len(self.nodes) if judged is None else judged
-        return ["unjudged" if depth > judged else "sealed" if node.accepted else "struck" if node.tried else "untried"
-                for node, depth in zip(self.nodes, self.depth_of)]
+        past = len(self.nodes) if ended is None else ended
+        return ["unjudged" if depth > judged else "untried" if depth > past else "sealed" if node.accepted
+                else "struck" if node.tried else "untried" for node, depth in zip(self.nodes, self.depth_of)]
 
 
 def tree_walk(r: Round) -> Walk | None:

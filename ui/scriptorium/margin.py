@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from specdec_core.algorithm.trace import Round, Trace
 from specdec_core.settings import DecodeSettings
 from ui.scriptorium.margin_texts import TEXT
-from ui.scriptorium.moments import Moment, ended_in_draft
+from ui.scriptorium.moments import Moment, end_depth, ended_in_draft
 from ui.scriptorium.sheet import display_piece, judged_depth, variant_text
 from specdec_core.algorithm.tree_walk import Walk, tree_walk
 from ui.shared.i18n import without_bidi
@@ -64,7 +64,7 @@ def tree_html(trace: Trace, moment: Moment) -> str:
     if walk is None:
         refusal = html.escape(TEXT.plain("t_unreadable"))
         return STYLE + f'<div class="tree-diagram"><p class="summary">{refusal}</p></div>'
-    states = walk.states(judged_depth(moment))
+    states = walk.states(judged_depth(moment), end_depth(r, moment))  # below a sealed end mark nothing is written
     placed, cut = layout(r, walk, states, _new_token(r, walk, moment))
     drawn = {p.state for p in placed} | ({"more"} if any(p.folded for p in placed) else set())
     legend = "".join(f"<span>{html.escape(TEXT.plain('l_' + state))}</span>" for state in LEGEND_ORDER

@@ -9,8 +9,8 @@ TEXT = Texts(
         "t_not_yet": {"zh": "墨卿還沒看。", "en": "The master has not looked yet."},
         "t_down_to": {"zh": "墨卿判到第 {depth} 層。", "en": "The master has judged down to depth {depth}."},
         "t_counts": {
-            "zh": "蓋印 {sealed}　退回 {struck}　沒走到 {untried}",
-            "en": "sealed {sealed} · struck {struck} · never reached {untried}",
+            "zh": "蓋印 {sealed}　退回 {struck}　沒走到或不寫 {untried}",
+            "en": "sealed {sealed} · struck {struck} · never reached or never written {untried}",
         },
         "t_counts_unjudged": {"zh": "　還沒判 {unjudged}", "en": " · not judged yet {unjudged}"},
         "t_corrected": {
@@ -45,7 +45,7 @@ TEXT = Texts(
         "m_more": {"zh": "這一層還有 {n} 個異文，沒有寫在紙邊", "en": "{n} more variants at this depth, not written in the margin"},
         "l_sealed": {"zh": "朱印：墨卿接受的路", "en": "red seal: the path the master accepted"},
         "l_struck": {"zh": "朱線刪去：試過、退回", "en": "struck in red: tried and rejected"},
-        "l_untried": {"zh": "點線淡字：墨卿沒走到", "en": "dotted, faint: the master's walk never reached it"},
+        "l_untried": {"zh": "點線淡字：墨卿沒走到（或在篇末之後，不寫）", "en": "dotted, faint: the master's walk never reached it (or it lies past the end mark, never written)"},
         "l_unjudged": {"zh": "淡墨虛框：這一層還沒判", "en": "light, dashed: not judged yet at this depth"},
         "l_corrected": {"zh": "朱字：墨卿親筆改正", "en": "red: the master's correction"},
         "l_bonus": {"zh": "粗框：整條路通過後的加筆", "en": "bold box: the bonus after a full path"},

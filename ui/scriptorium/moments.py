@@ -34,6 +34,11 @@ def ended_in_draft(r: Round, moment: Moment) -> bool:
     return moment.stage == "verdict" and moment.written < len(r.new_tokens)
 
 
+def end_depth(r: Round, moment: Moment | None) -> int | None:
+    """Where the text ended inside a judged line: the depth (or position) of its sealed end mark; None elsewhere."""
+    return moment.written if moment is not None and ended_in_draft(r, moment) else None
+
+
 @dataclass(frozen=True)
 class Progress:
     """The counters at a moment: only what the class has already seen."""

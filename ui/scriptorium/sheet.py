@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from specdec_core.algorithm.trace import Round, Trace
 from ui.scriptorium.margin_texts import TEXT as MARGIN_TEXT
-from ui.scriptorium.moments import Moment, ended_in_draft
+from ui.scriptorium.moments import Moment, end_depth, ended_in_draft
 from specdec_core.algorithm.tree_walk import NODE_STATES, Walk, tree_walk
 from ui.shared.i18n import without_bidi
 from ui.shared.theme import INK, LIGHT_INK, PAPER, VERMILION
@@ -171,7 +171,7 @@ def round_margins(r: Round, moment: Moment | None, walk: Walk | None = None) -> 
     walk = tree_walk(r) if walk is None else walk
     if walk is None:
         return []
-    states, line = walk.states(judged_depth(moment)), line_nodes(walk, moment)
+    states, line = walk.states(judged_depth(moment), end_depth(r, moment)), line_nodes(walk, moment)
     margins = []
     for depth in range(1, max(walk.depth_of) + 1):
         at_line = line[depth - 1] if depth <= len(line) else None
