@@ -37,7 +37,7 @@ TEXT = Texts(
         },
         "forwards": {"zh": "墨卿校閱次數", "en": "Master forward passes"},
         "per_forward": {"zh": "每次校閱得{unit}數", "en": "{Units} per pass"},
-        "alpha": {"zh": "目前 α（蓋印機率平均）", "en": "α so far (chance to seal)"},
+        "alpha": {"zh": "目前 α（蓋印機率）", "en": "α so far (chance to seal)"},
         "alpha_help": {
             "zh": "墨卿目前校過的 {judged} 個草稿{unit}，各自蓋印機率 min(1, p/q) 的平均：每一個是那個草稿蓋印的機率，α 估計的是 Σ min(p, q)，"
             "阿速的筆跡有多像墨卿。它不是蓋印的比例：這裡蓋印的是 {judged} 個裡的 {sealed} 個。草稿夠多時，兩者才會接近。",
