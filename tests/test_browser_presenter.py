@@ -101,6 +101,23 @@ def counters_read(tab) -> None:
         assert label.evaluate(NOT_CUT), f"{label.inner_text()!r} is cut"
 
 
+def step_through(tab, lang: str, at_each_step, most: int | None = None) -> int:
+    """Press → until the last step (or `most` steps), calling at_each_step(tab) at every step; returns how many
+    steps there were."""
+    forward = BUTTONS[lang][3]
+    steps = 1
+    at_each_step(tab)
+    while tab.get_by_role("button", name=forward).is_enabled() and (most is None or steps < most):
+        before = tab.locator('[data-testid="stAlert"]').first.inner_text()
+        tab.locator("body").press("ArrowRight")
+        tab.wait_for_function(STORY_CHANGED, arg=before, timeout=30_000)
+        wait_ready(tab, forward)
+        assert tab.locator(EXCEPTION).count() == 0, tab.locator(EXCEPTION).first.inner_text()
+        at_each_step(tab)
+        steps += 1
+    return steps
+
+
 def whole_screen(tab, lang: str) -> None:
     assert on_screen(tab, tab.locator('[data-testid="stAlert"]').first), "the story"
     assert on_screen(tab, tab.locator(".sheet-window").first), "the sheet's window"
@@ -119,15 +136,7 @@ def test_every_step_of_the_default_run_fits_one_projector_screen(server, lang):
     open_page(page, base, "scriptorium", expect=BUTTONS[lang][3], presenter="true", language=lang)
     step_labels(page, lang)
     counters_read(page)
-    steps = 1
-    while page.get_by_role("button", name=BUTTONS[lang][3]).is_enabled():
-        whole_screen(page, lang)
-        before = page.locator('[data-testid="stAlert"]').first.inner_text()
-        page.locator("body").press("ArrowRight")
-        page.wait_for_function(STORY_CHANGED, arg=before, timeout=30_000)
-        wait_ready(page, BUTTONS[lang][3])
-        steps += 1
-    whole_screen(page, lang)
+    steps = step_through(page, lang, lambda tab: whole_screen(tab, lang))
     step_labels(page, lang)
     counters_read(page)
     assert steps > 3  # the default run has several rounds
@@ -172,14 +181,7 @@ def test_a_smollm2_run_fits_one_projector_screen_at_every_step(server, lang):
     base, browser = server
     page = browser.new_context(viewport=PROJECTOR).new_page()
     open_page(page, base, "scriptorium", expect=BUTTONS[lang][3], presenter="true", language=lang, pair="smollm2")
-    steps = 1
-    while page.get_by_role("button", name=BUTTONS[lang][3]).is_enabled() and (lang == "zh" or steps < 18):
-        whole_screen(page, lang)
-        before = page.locator('[data-testid="stAlert"]').first.inner_text()
-        page.locator("body").press("ArrowRight")
-        page.wait_for_function(STORY_CHANGED, arg=before, timeout=30_000)
-        wait_ready(page, BUTTONS[lang][3])
-        steps += 1
+    steps = step_through(page, lang, lambda tab: whole_screen(tab, lang), most=None if lang == "zh" else 18)
     to_the_end = page.get_by_role("button", name=BUTTONS[lang][4])
     if to_the_end.is_enabled():  # the end, where the sheet is longest (the Chinese pass has stepped there)
         to_the_end.click()

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_browser_presenter import BUTTONS, PROJECTOR, STORY_CHANGED, counters_read, on_screen
-from tools.browser import CHROMIUM, EXCEPTION, VIEWPORT, app_server, chromium, open_page, wait_ready
+from tests.test_browser_presenter import BUTTONS, PROJECTOR, counters_read, on_screen, step_through
+from tools.browser import CHROMIUM, VIEWPORT, app_server, chromium, open_page
 
 pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (.ci/run installs it)"),
@@ -24,22 +24,6 @@ def server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("tree")
     with app_server(archive=folder / "archive.sqlite") as base, chromium() as browser:
         yield base, browser
-
-
-def step_through(tab, lang: str, at_each_step) -> int:
-    """Press → until the last step, calling at_each_step(tab) at every step; returns how many steps there were."""
-    forward = BUTTONS[lang][3]
-    steps = 1
-    at_each_step(tab)
-    while tab.get_by_role("button", name=forward).is_enabled():
-        before = tab.locator('[data-testid="stAlert"]').first.inner_text()
-        tab.locator("body").press("ArrowRight")
-        tab.wait_for_function(STORY_CHANGED, arg=before, timeout=30_000)
-        wait_ready(tab, forward)
-        assert tab.locator(EXCEPTION).count() == 0, tab.locator(EXCEPTION).first.inner_text()
-        at_each_step(tab)
-        steps += 1
-    return steps
 
 
 def test_a_tree_run_steps_through_with_its_margin_and_its_tree(server):

@@ -1,8 +1,8 @@
 """One measurement of a setting for the whole server: the race, the speed lab's measurement, its sweep and its
 chain against tree all read the latest one, and whichever page measures again replaces it for all.
 
-Before this board each page kept its own server-wide cache: the race and the speed lab showed two speedups for
-the same settings, and pressing Measure again returned the first numbers. A measurement is the core's bench
+So one setting has one speedup on every page, and a button that measures again does measure again. A
+measurement is the core's bench
 (services.bench.run_bench: speculative decoding interleaved with the master alone at his fastest), stamped with
 the moment it ended, so every page can say when it was made. A recording stands in (labelled) until a live
 measurement exists.

@@ -22,15 +22,19 @@ from ui.speed_lab.glance_texts import TEXT
 @st.cache_resource(show_spinner=False)
 def glance_board() -> Board:
     """The server's latest glance of each pair, device, prompt and sizes: every visitor sees it with its time, and
-    "Time the glance" measures it again for all (it was cached for the server's life, and jagged under load)."""
+    "Time the glance" measures it again for all."""
     return Board()
+
+
+def glance_key(pair_name: str, device: str, prompt: str, sizes: tuple[int, ...] = GLANCE_SIZES) -> str:
+    return repr((pair_name, device, prompt, sizes))
 
 
 def cached_glance(pair_name: str, device: str, prompt: str, sizes: tuple[int, ...] = GLANCE_SIZES,
                   again: bool = False) -> GlanceTimes:
     """The latest glance, measured now if there is none or `again`. The sizes are the usual ones unless a tree's
     glance checks more positions (ui/speed_lab/trees.py)."""
-    return glance_board().fresh(repr((pair_name, device, prompt, sizes)),
+    return glance_board().fresh(glance_key(pair_name, device, prompt, sizes),
                                 lambda: _measured_glance(pair_name, device, prompt, sizes), again)
 
 
@@ -55,7 +59,7 @@ def show_glance(choice, prompt: str) -> None:
     st.write(TEXT("glance_intro"))
     run = (choice.pair, choice.device, prompt)
     pressed = st.button(TEXT("glance_measure"), key="glance_measure", help=TEXT("glance_measure_help"))
-    if not pressed and glance_board().results.get(repr((*run, GLANCE_SIZES))) is None:
+    if not pressed and glance_board().results.get(glance_key(*run)) is None:
         st.info(TEXT("glance_press"))
         return
     try:
