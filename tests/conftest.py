@@ -32,6 +32,19 @@ def archive_in_a_temporary_folder(tmp_path_factory):
     os.environ["SCRIPTORIUM_ARCHIVE"] = str(tmp_path_factory.mktemp("archive") / "archive.sqlite")
 
 
+@pytest.fixture(scope="session")
+def postgres():
+    """A throwaway PostgreSQL cluster for this test worker, on loopback (Debian's postgresql; .ci/run installs it)."""
+    from tools.postgres_cluster import NoPostgres, ThrowawayCluster
+
+    try:
+        cluster = ThrowawayCluster()
+    except NoPostgres as missing:
+        pytest.skip(f"{missing} (.ci/run installs it)")
+    with cluster:
+        yield cluster
+
+
 @pytest.fixture
 def in_english():
     """The UI's words in English for code run outside a page (Texts reads the session's language)."""

@@ -1,4 +1,5 @@
-"""The archive alone: created on first use, save/list/filter/get/delete, dedupe, refused files, threads."""
+"""The archive alone: created on first use, save/list/filter/get/delete, dedupe, refused files, threads, caps.
+Every test given `store` runs on both backends, an SQLite file and a database in a real PostgreSQL."""
 import copy
 import json
 import sqlite3
@@ -21,9 +22,11 @@ from specdec_core.services.archive import (
     ArchiveFull,
     MissingRun,
     RunFilter,
-    default_path,
+    default_location,
 )
 from specdec_core.settings import DecodeSettings
+from sqlalchemy import text
+
 from ui.shared.sidebar import KNOBS
 
 
@@ -41,26 +44,32 @@ def traces(tiny, tiny_prompt):
     }
 
 
-@pytest.fixture
-def store(tmp_path) -> Archive:
-    return Archive(tmp_path / "nested" / "folder" / "archive.sqlite")
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request, tmp_path) -> Archive:
+    if request.param == "sqlite":
+        return Archive(tmp_path / "nested" / "folder" / "archive.sqlite")
+    return Archive(request.getfixturevalue("postgres").new_database())
 
 
-def snapshot(store: Archive) -> list[str]:
-    """Every table and row, as SQL: equal snapshots mean nothing changed."""
-    with sqlite3.connect(store.path) as db:
-        return list(db.iterdump())
+def sql(store: Archive, statement: str, **values) -> list[tuple]:
+    """Run SQL on the archive's own database, as an older version or an operator would have left it."""
+    with store.engine.begin() as db:
+        result = db.execute(text(statement), values)
+        return [tuple(row) for row in result] if result.returns_rows else []
 
 
-def test_the_file_and_its_layout_are_made_on_first_use(store):
-    assert not store.path.exists()  # opening an Archive alone writes nothing
+def snapshot(store: Archive) -> list[list[tuple]]:
+    """Every table's rows: equal snapshots mean nothing changed."""
+    return [sql(store, f"SELECT * FROM {table} ORDER BY 1") for table in ("schema_version", "upgrades", "runs")]
+
+
+def test_the_layout_is_made_on_first_use(store):
+    if store.path is not None:
+        assert not store.path.exists()  # opening an Archive alone writes nothing
     assert store.count() == 0
-    assert store.path.exists()
-    with sqlite3.connect(store.path) as db:
-        assert db.execute("SELECT version FROM schema_version").fetchall() == [(ARCHIVE_SCHEMA,)]
-    assert Archive(store.path).count() == 0  # a second opening keeps the one version row
-    with sqlite3.connect(store.path) as db:
-        assert db.execute("SELECT COUNT(*) FROM schema_version").fetchone() == (1,)
+    assert sql(store, "SELECT version FROM schema_version") == [(ARCHIVE_SCHEMA,)]
+    assert Archive(store.location).count() == 0  # a second opening keeps the one version row
+    assert sql(store, "SELECT COUNT(*) FROM schema_version") == [(1,)]
 
 
 def test_a_saved_run_lists_its_numbers_and_comes_back_whole(store, traces):
@@ -88,8 +97,7 @@ def test_filters_by_pair_scribe_k_and_date(store, traces):
     assert listed(scribe="ngram") == {ids["ngram3"]}
     assert listed(k=2) == {ids["lm2"]}
     assert listed(scribe="lm", k=3) == {ids["lm3"]}
-    with sqlite3.connect(store.path) as db:  # file one run a week ago
-        db.execute("UPDATE runs SET created_at = ? WHERE id = ?", ("2026-01-01T23:59:59+00:00", ids["lm2"]))
+    sql(store, "UPDATE runs SET created_at = :at WHERE id = :id", at="2026-01-01T23:59:59+00:00", id=ids["lm2"])
     assert listed(date_from=date(2026, 1, 1), date_to=date(2026, 1, 1)) == {ids["lm2"]}  # both ends included
     assert listed(date_to=date(2025, 12, 31)) == set()
     assert listed(date_from=date(2026, 1, 2)) == {ids["lm3"], ids["ngram3"]}
@@ -143,13 +151,14 @@ def test_a_bad_file_is_refused_with_a_sentence_and_changes_nothing(store, traces
     assert snapshot(store) == before
 
 
-def test_a_newer_layout_or_a_foreign_file_is_refused_by_name(tmp_path, traces):
-    newer = Archive(tmp_path / "newer.sqlite")
-    newer.count()
-    with sqlite3.connect(newer.path) as db:
-        db.execute("UPDATE schema_version SET version = 99")
+def test_a_newer_layout_is_refused_by_name(store, traces):
+    store.count()
+    sql(store, "UPDATE schema_version SET version = 99")
     with pytest.raises(ArchiveError, match="layout version"):
-        Archive(newer.path).save(traces["lm3"])
+        Archive(store.location).save(traces["lm3"])
+
+
+def test_a_foreign_file_is_refused_by_name(tmp_path):
     foreign = tmp_path / "notes.sqlite"
     foreign.write_text("shopping list: ink, brushes, paper\n" * 100)
     with pytest.raises(ArchiveError, match="notes.sqlite"):
@@ -166,7 +175,7 @@ def test_delete_and_missing_runs(store, traces):
     assert store.count() == 0
 
 
-def test_threads_share_one_file(store, traces):
+def test_threads_share_one_archive(store, traces):
     """Streamlit runs each session in its own thread, all with the one cached Archive."""
     variants = [broken(traces["lm3"], lambda d, s=seed: d["settings"].update(seed=s)) for seed in range(8)]
     saved, errors = [], []
@@ -190,17 +199,32 @@ def test_threads_share_one_file(store, traces):
     assert sum(s.new for s in saved) == 9
 
 
-def test_where_the_file_lives(monkeypatch, tmp_path):
-    assert default_path({"SCRIPTORIUM_ARCHIVE": "/srv/class.sqlite"}) == Path("/srv/class.sqlite")
-    assert default_path({"XDG_DATA_HOME": "/data"}) == Path("/data/scriptorium/archive.sqlite")
-    assert default_path({}) == Path.home() / ".local/share/scriptorium/archive.sqlite"
+def test_where_the_archive_lives(monkeypatch, tmp_path):
+    assert default_location({"SCRIPTORIUM_ARCHIVE": "/srv/class.sqlite"}) == "/srv/class.sqlite"
+    assert default_location({"SCRIPTORIUM_ARCHIVE": "~/class.sqlite"}) == str(Path.home() / "class.sqlite")
+    url = "postgresql://scriptorium:secret@db.example:5432/scriptorium"
+    assert default_location({"SCRIPTORIUM_ARCHIVE": url}) == url  # a database's URL is kept as given
+    assert default_location({"XDG_DATA_HOME": "/data"}) == "/data/scriptorium/archive.sqlite"
+    assert default_location({}) == str(Path.home() / ".local/share/scriptorium/archive.sqlite")
     monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(tmp_path / "env.sqlite"))
     assert Archive().path == tmp_path / "env.sqlite"
+    monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", url)
+    remote = Archive()  # nothing is connected until it is used
+    assert remote.path is None and remote.engine.dialect.name == "postgresql" and "secret" not in remote.where
 
 
-def test_saving_a_run_again_does_not_use_up_an_id(tmp_path, tiny, tiny_prompt):
+@pytest.mark.parametrize("url, said", [
+    ("mysql://db.example/archive", "postgresql://"),
+    ("postgresql://scriptorium:secret@127.0.0.1:1/archive", "cannot be opened"),  # nothing listens on port 1
+])
+def test_a_database_that_cannot_serve_is_refused_with_a_sentence(url, said):
+    with pytest.raises(ArchiveError, match=said) as refused:
+        Archive(url).count()
+    assert "secret" not in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_saving_a_run_again_does_not_use_up_an_id(store, tiny, tiny_prompt):
     """#27: the archive's numbers skipped, because each refused duplicate insert consumed one."""
-    store = Archive(tmp_path / "archive.sqlite")
     runs = [run(tiny, tiny_prompt, seed=seed) for seed in (1, 1, 1, 2, 2, 3)]
     ids = [store.save(run).id for run in runs]
     assert ids == [1, 1, 1, 2, 2, 3]
@@ -240,19 +264,16 @@ def test_the_table_s_rows_hold_previews_and_the_run_is_whole_when_opened(store, 
     assert rows[saved.id].text_preview == "卿" * PREVIEW_CHARS + "…"
     assert rows[short.id].prompt_preview == Trace.from_json(traces["lm2"]).prompt_text  # a short one is whole, no …
     assert Trace.from_json(store.get(saved.id)).prompt_text == "墨" * 100_000
-    with sqlite3.connect(store.path) as db:  # the row itself keeps no more than the preview
-        assert db.execute("SELECT max(length(prompt_text)), max(length(text)) FROM runs").fetchone() == (81, 81)
+    assert sql(store, "SELECT max(length(prompt_text)), max(length(text)) FROM runs") == [(81, 81)]  # no more kept
 
 
 def test_rows_saved_whole_by_an_earlier_version_are_shortened_on_opening(store, traces):
     saved = store.save(traces["lm3"])
-    with sqlite3.connect(store.path) as db:
-        db.execute("UPDATE runs SET prompt_text = ? WHERE id = ?", ("墨" * 1_000_000, saved.id))
-    reopened = Archive(store.path)
+    sql(store, "UPDATE runs SET prompt_text = :long WHERE id = :id", long="墨" * 1_000_000, id=saved.id)
+    reopened = Archive(store.location)
     (row,) = reopened.list()
     assert row.prompt_preview == "墨" * PREVIEW_CHARS + "…"
-    with sqlite3.connect(store.path) as db:
-        assert db.execute("SELECT length(prompt_text) FROM runs").fetchone() == (PREVIEW_CHARS + 1,)
+    assert sql(store, "SELECT length(prompt_text) FROM runs") == [(PREVIEW_CHARS + 1,)]
 
 
 def seeded(good: str, seed: int) -> str:
@@ -412,3 +433,27 @@ def test_an_archive_from_before_owners_gains_the_column_and_its_runs_are_the_ope
         db.execute("ALTER TABLE before_owners RENAME TO runs")
     row = Archive(path).list()[0]
     assert row.owner == "" and not Archive(path).delete(row.id, owner="10.0.0.7")
+
+
+def test_replicas_importing_at_once_keep_a_visitor_within_their_share(store, traces, monkeypatch):
+    """#52: replicas save through their own Archive and connections, so only the database's write lock (not a
+    thread's) keeps one visitor's imports within their share."""
+    monkeypatch.setattr(archive_module, "MAX_OWNER_IMPORTED_RUNS", 3)
+    replicas = [Archive(store.location) for _ in range(2)]
+    outcomes, start = [], threading.Barrier(8)
+
+    def work(i):
+        start.wait()
+        try:
+            replicas[i % 2].import_json(seeded(traces["lm3"], 300 + i), owner="10.0.0.7")
+            outcomes.append("kept")
+        except ArchiveFull:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["kept"] * 3 + ["refused"] * 5
+    assert store.count() == 3

@@ -1,10 +1,13 @@
-"""The archive: every run's trace kept in an embedded SQLite file, to browse, replay, export and import.
+"""The archive: every run's trace kept in a database, to browse, replay, export and import.
 
-Where the file lives (first match wins):
-1. the path given to ``Archive(path)``;
-2. the environment variable ``SCRIPTORIUM_ARCHIVE`` (e.g. ``SCRIPTORIUM_ARCHIVE=/tmp/class.sqlite make app``);
+Where it lives (first match wins):
+1. the location given to ``Archive(location)``: a file path, or a ``postgresql://`` URL;
+2. the environment variable ``SCRIPTORIUM_ARCHIVE``, either of the two
+   (``SCRIPTORIUM_ARCHIVE=/tmp/class.sqlite make app``, or
+   ``SCRIPTORIUM_ARCHIVE=postgresql://scriptorium@db.example/scriptorium`` for replicas sharing one archive);
 3. ``$XDG_DATA_HOME/scriptorium/archive.sqlite``, by default ``~/.local/share/scriptorium/archive.sqlite``.
-The folder, the file and its tables are created on first use; nothing else needs configuring.
+An SQLite file, its folder and its tables are created on first use; a PostgreSQL database must exist (its
+tables are created on first use). SQLAlchemy Core writes the SQL for either backend.
 
 A trace is checked with ``Trace.from_json`` (size limit, JSON, schema version, consistency) before
 the database is touched, so a bad file is refused with a sentence and the archive stays as it was.
@@ -24,22 +27,29 @@ The archive is bounded, so one visitor cannot fill a class server's disk or ever
 - a run remembers its owner, who saved or imported it; a server lets a visitor delete only their own
   (`delete(run_id, owner=...)`), and whoever runs it (the command line, an operator) any.
 
-Every call opens its own short connection inside
-one transaction, so Streamlit's threads (and two app processes) can share one file.
+Every change runs in one transaction that holds the archive's write lock (SQLite's BEGIN IMMEDIATE, a
+PostgreSQL advisory lock), so the caps hold when Streamlit's threads, or several replicas, save at once.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
-import sqlite3
 import threading
 import zlib
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta, timezone
 from pathlib import Path
 from typing import Iterator, Literal, NamedTuple
+
+from sqlalchemy import (
+    BigInteger, CheckConstraint, Column, Connection, Engine, Float, Index, Integer, LargeBinary, MetaData, Table, Text,
+    create_engine, delete, event, func, insert, inspect, select, text, update,
+)
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.pool import NullPool
 
 from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError, mean_acceptance, summarize
 from specdec_core.settings import Refusal
@@ -60,44 +70,49 @@ MAX_IMPORTED_BYTES = 50_000_000
 MAX_OWNER_IMPORTED_RUNS = 50  # one visitor's share of the imports: a tenth of them
 MAX_OWNER_IMPORTED_BYTES = 5_000_000
 MAX_OWNER_CHARS = 80  # an owner is an address or a session's id
+WRITE_LOCK = 0x5C21B70  # PostgreSQL's advisory lock key for the archive's writes (any fixed number)
+DATABASE_SCHEMES = ("postgresql",)  # a location with "://" must be one of these; anything else is a file
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS runs (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    created_at TEXT NOT NULL,          -- ISO 8601, UTC
-    source TEXT NOT NULL CHECK (source IN ('app', 'import')),
-    digest TEXT NOT NULL UNIQUE,       -- sha256 of the trace without its timings
-    pair TEXT NOT NULL,
-    scribe TEXT NOT NULL,
-    mode TEXT NOT NULL,
-    k INTEGER,
-    temperature REAL,
-    seed INTEGER,
-    prompt_text TEXT NOT NULL,         -- its first PREVIEW_CHARS characters, a preview (the run is in its trace)
-    text TEXT NOT NULL,                -- the same
-    tokens INTEGER NOT NULL,
-    alpha REAL,
-    tokens_per_target_forward REAL NOT NULL,
-    trace BLOB NOT NULL,               -- zlib-compressed Trace JSON
-    tree TEXT NOT NULL DEFAULT '',     -- the drafted tree's shape (settings.tree), '' for a chain of k
-    owner TEXT NOT NULL DEFAULT ''     -- who saved or imported it ('' for the command line and older rows)
-);
-CREATE INDEX IF NOT EXISTS runs_pair ON runs (pair);
-CREATE INDEX IF NOT EXISTS runs_scribe ON runs (scribe);
-CREATE INDEX IF NOT EXISTS runs_k ON runs (k);
-CREATE INDEX IF NOT EXISTS runs_created ON runs (created_at);
-CREATE TABLE IF NOT EXISTS upgrades (name TEXT PRIMARY KEY);  -- the rows' upgrades done (an older app ignores it)
-"""
-
+ID = BigInteger().with_variant(Integer, "sqlite")  # 64 bits; SQLite's AUTOINCREMENT wants the word INTEGER
+# The layout, as SQLite files made by earlier versions have it (the indexes' names included).
+metadata = MetaData()
+schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
+upgrades = Table("upgrades", metadata, Column("name", Text, primary_key=True))  # the rows' upgrades done
+runs = Table(
+    "runs", metadata,
+    Column("id", ID, primary_key=True, autoincrement=True),
+    Column("created_at", Text, nullable=False),  # ISO 8601, UTC
+    Column("source", Text, CheckConstraint("source IN ('app', 'import')"), nullable=False),
+    Column("digest", Text, nullable=False, unique=True),  # sha256 of the trace without its timings
+    Column("pair", Text, nullable=False),
+    Column("scribe", Text, nullable=False),
+    Column("mode", Text, nullable=False),
+    Column("k", BigInteger),  # a file written by hand may hold any whole number: 64 bits on both backends
+    Column("temperature", Float),
+    Column("seed", BigInteger),
+    Column("prompt_text", Text, nullable=False),  # its first KEPT_CHARS characters (the run is in its trace)
+    Column("text", Text, nullable=False),  # the same
+    Column("tokens", BigInteger, nullable=False),
+    Column("alpha", Float),
+    Column("tokens_per_target_forward", Float, nullable=False),
+    Column("trace", LargeBinary, nullable=False),  # zlib-compressed Trace JSON
+    Column("tree", Text, nullable=False, server_default=""),  # the tree's shape (settings.tree), '' for a chain
+    Column("owner", Text, nullable=False, server_default=""),  # who saved or imported it ('' for the command line)
+    *(Index(f"runs_{name}", name) for name in ("pair", "scribe", "k")),
+    Index("runs_created", "created_at"),
+    sqlite_autoincrement=True,  # an id is never given twice, even after the newest run is deleted
+)
 _COLUMNS = (  # a summary of each run, never its trace: a visit to the table sends these and nothing more
-    f"id, created_at, source, pair, scribe, mode, k, temperature, seed, substr(prompt_text, 1, {KEPT_CHARS}), "
-    f"substr(text, 1, {KEPT_CHARS}), tokens, alpha, tokens_per_target_forward, tree, owner"
+    runs.c.id, runs.c.created_at, runs.c.source, runs.c.pair, runs.c.scribe, runs.c.mode, runs.c.k,
+    runs.c.temperature, runs.c.seed, func.substr(runs.c.prompt_text, 1, KEPT_CHARS),
+    func.substr(runs.c.text, 1, KEPT_CHARS), runs.c.tokens, runs.c.alpha, runs.c.tokens_per_target_forward,
+    runs.c.tree, runs.c.owner,
 )
 
 
 class ArchiveError(RuntimeError):
-    """The archive file cannot be used (not SQLite, a newer layout, a missing run); the message says why."""
+    """The archive cannot be used (not SQLite, a newer layout, a database that does not answer, a missing run);
+    the message says why."""
 
 
 class MissingRun(ArchiveError):
@@ -146,46 +161,50 @@ class RunFilter:
     date_to: date | None = None
 
 
-def default_path(environ: dict[str, str] | None = None) -> Path:
+def default_location(environ: dict[str, str] | None = None) -> str:
+    """The configured archive: a database URL as given, or a file's path with ~ expanded."""
     environ = os.environ if environ is None else environ
     if environ.get(ENV_VAR):
-        return Path(environ[ENV_VAR]).expanduser()
+        given = environ[ENV_VAR]
+        return given if is_database_url(given) else str(Path(given).expanduser())
     data_home = environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(data_home) / "scriptorium" / "archive.sqlite"
+    return str(Path(data_home) / "scriptorium" / "archive.sqlite")
+
+
+def is_database_url(location: str | Path) -> bool:
+    return isinstance(location, str) and "://" in location
 
 
 class Archive:
-    """One archive file; safe to share between threads (each call opens its own connection)."""
+    """One archive, a file or a database; safe to share between threads (each call takes its own connection)."""
 
-    def __init__(self, path: str | Path | None = None):
-        self.path = Path(path).expanduser() if path is not None else default_path()
+    def __init__(self, location: str | Path | None = None):
+        location = default_location() if location is None else location
+        self.location = location  # as given, to open the same archive again
+        if is_database_url(location):
+            self.path, self.engine = None, _database_engine(location)
+            self.where = self.engine.url.render_as_string(hide_password=True)
+        else:
+            self.path = Path(location).expanduser()
+            self.engine, self.where = _file_engine(self.path), str(self.path)
         self._ready = False
-        self._ready_lock = threading.Lock()  # only the schema check; SQLite serialises the writes
+        self._ready_lock = threading.Lock()  # only the schema check; the write lock orders the writes
 
     def save(self, trace_json: str | bytes, source: Source = "app", owner: str = "") -> Saved:
         """Store a trace (checked first); the same run saved twice keeps one row and one id (and its first owner)."""
         trace = read_trace(trace_json)
         owner = owner[:MAX_OWNER_CHARS]
         fields = _row_fields(trace) | {"source": source, "owner": owner, "trace": zlib.compress(trace.to_json().encode())}
-        size = len(fields["trace"])
-        names, marks = ", ".join(fields), ", ".join("?" * len(fields))
-        find = "SELECT id FROM runs WHERE digest = ?"
-        with self._transaction() as db:  # insert-or-find in one transaction: two threads cannot both add it
-            # look first: an insert that the unique digest turns away still uses up an AUTOINCREMENT id,
-            # and the archive's numbers would skip (only two saves of one run racing can still skip one)
-            found = db.execute(find, (fields["digest"],)).fetchone()
+        with self._transaction(writing=True) as db:  # find-or-insert under the write lock: no one adds it between
+            # look first: an insert that the unique digest turns away would still use up an id
+            found = db.scalar(select(runs.c.id).where(runs.c.digest == fields["digest"]))
             if found is not None:
-                return Saved(found[0], False)
+                return Saved(found, False)
             if source == "import":
-                _check_import_room(db, size, owner)
-            cursor = db.execute(
-                f"INSERT INTO runs (created_at, {names}) VALUES (?, {marks}) ON CONFLICT (digest) DO NOTHING",
-                (_now(), *fields.values()),
-            )
-            if cursor.rowcount != 1:
-                return Saved(db.execute(find, (fields["digest"],)).fetchone()[0], False)
-            _make_room(db, cursor.lastrowid)
-            return Saved(cursor.lastrowid, True)
+                _check_import_room(db, len(fields["trace"]), owner)
+            run_id = db.scalar(insert(runs).values(created_at=_now(), **fields).returning(runs.c.id))
+            _make_room(db, run_id)
+            return Saved(run_id, True)
 
     def import_json(self, data: str | bytes, owner: str = "") -> Saved:
         """A file a person brought: the same checks as save, marked as imported."""
@@ -193,88 +212,129 @@ class Archive:
 
     def list(self, where: RunFilter = RunFilter(), limit: int = 1000) -> list[RunRow]:
         """Newest first."""
-        clauses, values = [], []
+        query = select(*_COLUMNS)
         for column in ("pair", "scribe", "k"):
             if getattr(where, column) is not None:
-                clauses.append(f"{column} = ?")
-                values.append(getattr(where, column))
+                query = query.where(runs.c[column] == getattr(where, column))
         if where.date_from is not None:
-            clauses.append("created_at >= ?")
-            values.append(_day_start(where.date_from))
+            query = query.where(runs.c.created_at >= _day_start(where.date_from))
         if where.date_to is not None:
-            clauses.append("created_at < ?")
-            values.append(_day_start(where.date_to + timedelta(days=1)))
-        condition = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+            query = query.where(runs.c.created_at < _day_start(where.date_to + timedelta(days=1)))
         with self._transaction() as db:
-            rows = db.execute(f"SELECT {_COLUMNS} FROM runs {condition} ORDER BY id DESC LIMIT ?", (*values, limit))
-            return [_row(r) for r in rows.fetchall()]
+            return [_row(r) for r in db.execute(query.order_by(runs.c.id.desc()).limit(limit))]
 
     def count(self) -> int:
         with self._transaction() as db:
-            return db.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+            return db.scalar(select(func.count()).select_from(runs))
 
     def choices(self) -> dict[str, list]:
         """The pairs, scribes and k values present, for the filters' menus."""
-        query = "SELECT DISTINCT {0} FROM runs WHERE {0} IS NOT NULL ORDER BY {0}"
         with self._transaction() as db:
-            return {column: [v for (v,) in db.execute(query.format(column))] for column in ("pair", "scribe", "k")}
+            return {name: list(db.scalars(select(runs.c[name]).distinct().where(runs.c[name].is_not(None))
+                                          .order_by(runs.c[name])))
+                    for name in ("pair", "scribe", "k")}
 
     def get(self, run_id: int) -> str:
         """The stored trace as JSON; MissingRun when there is no such run."""
         with self._transaction() as db:
-            found = db.execute("SELECT trace FROM runs WHERE id = ?", (int(run_id),)).fetchone()
+            found = db.scalar(select(runs.c.trace).where(runs.c.id == int(run_id)))
         if found is None:
             raise MissingRun(f"there is no run {run_id} in the archive")
-        return zlib.decompress(found[0]).decode()
+        return zlib.decompress(found).decode()
 
     def delete(self, run_id: int, owner: str | None = None) -> bool:
         """Delete the run, if there is one and, when `owner` is given, it is theirs; whether a run was deleted."""
-        with self._transaction() as db:
-            if owner is None:
-                return db.execute("DELETE FROM runs WHERE id = ?", (int(run_id),)).rowcount > 0
-            return db.execute("DELETE FROM runs WHERE id = ? AND owner = ?", (int(run_id), owner)).rowcount > 0
+        query = delete(runs).where(runs.c.id == int(run_id))
+        if owner is not None:
+            query = query.where(runs.c.owner == owner)
+        with self._transaction(writing=True) as db:
+            return db.execute(query).rowcount > 0
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """A fresh connection per call (safe across threads), committed on success, rolled back on error."""
-        if not self.path.exists():  # deleted while the app runs: make it afresh rather than fail
+    def _transaction(self, writing: bool = False) -> Iterator[Connection]:
+        """A connection in one transaction, committed on success, rolled back on error; `writing` takes the
+        archive's write lock first."""
+        if self.path is not None and not self.path.exists():  # deleted while the app runs: make it afresh
             self._ready = False
         self._ensure_schema()
         try:
-            with closing(self._connect()) as db, db:
+            with self._locked(writing) as db:
                 yield db
-        except sqlite3.DatabaseError as error:
-            raise ArchiveError(f"the archive {self.path} cannot be used ({error})") from error
+        except SQLAlchemyError as error:
+            raise ArchiveError(f"the archive {self.where} cannot be used ({_first_line(error)})") from error
 
-    def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=30)
-        db.execute("PRAGMA foreign_keys = ON")
-        return db
+    @contextmanager
+    def _locked(self, writing: bool) -> Iterator[Connection]:
+        with self.engine.connect() as db:
+            db.execution_options(writing=writing)  # SQLite's BEGIN reads it (_file_engine)
+            with db.begin():
+                if writing and db.dialect.name == "postgresql":
+                    db.execute(select(func.pg_advisory_xact_lock(WRITE_LOCK)))  # released at commit or rollback
+                yield db
 
     def _ensure_schema(self) -> None:
         with self._ready_lock:
             if self._ready:
                 return
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                with closing(self._connect()) as db, db:
-                    db.execute("PRAGMA journal_mode = WAL")  # readers do not wait for a writer
-                    db.executescript(_SCHEMA)
-                    versions = [v for (v,) in db.execute("SELECT version FROM schema_version")]
-                    if not versions:
-                        db.execute("INSERT INTO schema_version (version) VALUES (?)", (ARCHIVE_SCHEMA,))
-                    elif versions != [ARCHIVE_SCHEMA]:
-                        raise ArchiveError(
-                            f"the archive {self.path} has layout version {versions}; "
-                            f"this app reads version {ARCHIVE_SCHEMA}"
-                        )
+                if self.path is not None:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                with self._locked(writing=True) as db:  # two replicas starting at once make the tables once
+                    metadata.create_all(db)
+                    _check_layout(db, self.where)
                     _shorten_old_previews(db)
                     _add_column(db, "tree")
                     _add_column(db, "owner")
                     _recount_tree_alphas(db)
-            except (sqlite3.DatabaseError, OSError) as error:
-                raise ArchiveError(f"the archive {self.path} cannot be opened ({error})") from error
+            except (SQLAlchemyError, OSError) as error:
+                raise ArchiveError(f"the archive {self.where} cannot be opened ({_first_line(error)})") from error
             self._ready = True
+
+
+def _file_engine(path: Path) -> Engine:
+    """SQLite: a connection per call (a file deleted while the app runs is made afresh), WAL so readers do not
+    wait for a writer, and BEGIN IMMEDIATE for a change, which takes the file's write lock before it reads."""
+    engine = create_engine(URL.create("sqlite", database=str(path)), poolclass=NullPool, connect_args={"timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _connect(connection, _record):
+        connection.isolation_level = None  # the driver leaves BEGIN to us (SQLAlchemy's documented recipe)
+        connection.execute("PRAGMA foreign_keys = ON")
+        connection.execute("PRAGMA journal_mode = WAL")
+
+    @event.listens_for(engine, "begin")
+    def _begin(db):
+        db.exec_driver_sql("BEGIN IMMEDIATE" if db.get_execution_options().get("writing") else "BEGIN")
+
+    return engine
+
+
+def _database_engine(url: str) -> Engine:
+    """PostgreSQL through psycopg (version 3): a small pool per process, each connection checked before use so a
+    restarted database is met with a fresh connection rather than an error."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError as error:
+        raise ArchiveError(f"the archive's URL cannot be read ({error})") from None
+    if parsed.get_backend_name() not in DATABASE_SCHEMES:
+        raise ArchiveError(f"the archive's URL names {parsed.get_backend_name()}; "
+                           f"it must be a file path or a postgresql:// URL")
+    if parsed.drivername == "postgresql":
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return create_engine(parsed, pool_pre_ping=True, pool_size=4, max_overflow=4)
+
+
+def _check_layout(db: Connection, where: str) -> None:
+    versions = list(db.scalars(select(schema_version.c.version)))
+    if not versions:
+        db.execute(insert(schema_version).values(version=ARCHIVE_SCHEMA))
+    elif versions != [ARCHIVE_SCHEMA]:
+        raise ArchiveError(f"the archive {where} has layout version {versions}; this app reads version {ARCHIVE_SCHEMA}")
+
+
+def _first_line(error: Exception) -> str:
+    """A driver's message without SQLAlchemy's statement and background link."""
+    return str(getattr(error, "orig", None) or error).strip().splitlines()[0]
 
 
 def read_trace(data: str | bytes) -> Trace:
@@ -288,74 +348,74 @@ def read_trace(data: str | bytes) -> Trace:
         raise TraceError("the JSON is nested too deeply to be a trace") from None
 
 
-def _check_import_room(db: sqlite3.Connection, size: int, owner: str) -> None:
+def _check_import_room(db: Connection, size: int, owner: str) -> None:
     """Imported runs are the user's and never dropped, so they are refused past their share: the owner's, then
     everyone's."""
     if owner:
-        _within_share(db, size, "AND owner = ?", (owner,), MAX_OWNER_IMPORTED_RUNS, MAX_OWNER_IMPORTED_BYTES,
+        _within_share(db, size, runs.c.owner == owner, MAX_OWNER_IMPORTED_RUNS, MAX_OWNER_IMPORTED_BYTES,
                       "archive_yours_full", "you have imported {runs:,} runs in {mb:.1f} MB, and each visitor may keep "
                       "{limit_runs:,} in {limit_mb} MB: delete one of yours to make room")
-    _within_share(db, size, "", (), MAX_IMPORTED_RUNS, MAX_IMPORTED_BYTES, "archive_full",
+    _within_share(db, size, True, MAX_IMPORTED_RUNS, MAX_IMPORTED_BYTES, "archive_full",
                   "the archive keeps at most {limit_runs:,} imported runs in {limit_mb} MB, and holds {runs:,} in "
                   "{mb:.1f} MB: delete an imported run to make room")
 
 
-def _within_share(db: sqlite3.Connection, size: int, which: str, values: tuple, most_runs: int, most_bytes: int,
-                  reason: str, message: str) -> None:
+def _within_share(db: Connection, size: int, which, most_runs: int, most_bytes: int, reason: str, message: str) -> None:
     """ArchiveFull (`reason`, `message` filled in) when the imports `which` selects have no room for `size` more."""
-    runs, stored = db.execute(  # length(): the blobs are not read
-        f"SELECT COUNT(*), COALESCE(SUM(length(trace)), 0) FROM runs WHERE source = 'import' {which}", values
-    ).fetchone()
-    if runs + 1 > most_runs or stored + size > most_bytes:
-        numbers = {"runs": runs, "mb": stored / 1e6, "limit_runs": most_runs, "limit_mb": most_bytes // 1_000_000}
+    runs_held, stored = db.execute(  # length(): the blobs are not read
+        select(func.count(), func.coalesce(func.sum(func.length(runs.c.trace)), 0))
+        .where(runs.c.source == "import").where(which)
+    ).one()
+    if runs_held + 1 > most_runs or stored + size > most_bytes:
+        numbers = {"runs": runs_held, "mb": stored / 1e6, "limit_runs": most_runs, "limit_mb": most_bytes // 1_000_000}
         raise ArchiveFull(message.format(**numbers), reason, **numbers)
 
 
-def _make_room(db: sqlite3.Connection, kept: int) -> None:
+def _make_room(db: Connection, kept: int) -> None:
     """Drop the oldest runs the app made until the archive is within MAX_RUNS and MAX_STORED_BYTES again
     (never an imported run, never the run just saved)."""
-    runs, stored = db.execute("SELECT COUNT(*), COALESCE(SUM(length(trace)), 0) FROM runs").fetchone()
-    runs_over, bytes_over = runs - MAX_RUNS, stored - MAX_STORED_BYTES
-    oldest = db.execute("SELECT id, length(trace) FROM runs WHERE source = 'app' AND id != ? ORDER BY id", (kept,))
+    held, stored = db.execute(select(func.count(), func.coalesce(func.sum(func.length(runs.c.trace)), 0))).one()
+    runs_over, bytes_over = held - MAX_RUNS, stored - MAX_STORED_BYTES
+    if runs_over <= 0 and bytes_over <= 0:
+        return
+    oldest = db.execute(select(runs.c.id, func.length(runs.c.trace))
+                        .where(runs.c.source == "app", runs.c.id != kept).order_by(runs.c.id))
     dropped = []
     for run_id, size in oldest:
         if runs_over <= 0 and bytes_over <= 0:
             break
-        dropped.append((run_id,))
+        dropped.append(run_id)
         runs_over, bytes_over = runs_over - 1, bytes_over - size
-    db.executemany("DELETE FROM runs WHERE id = ?", dropped)
+    db.execute(delete(runs).where(runs.c.id.in_(dropped)))
 
 
-def _add_column(db: sqlite3.Connection, name: str) -> None:
+def _add_column(db: Connection, name: str) -> None:
     """Archives made before trees lack the tree column (their runs are chains), and those made before owners the
     owner column (their runs are the operator's). Adding either keeps layout version 1: an older app names the
     columns it reads and writes, so it still opens the file."""
-    if name not in [column for _, column, *_ in db.execute("PRAGMA table_info(runs)")]:
-        db.execute(f"ALTER TABLE runs ADD COLUMN {name} TEXT NOT NULL DEFAULT ''")
+    if name not in [column["name"] for column in inspect(db).get_columns("runs")]:
+        db.execute(text(f"ALTER TABLE runs ADD COLUMN {name} TEXT NOT NULL DEFAULT ''"))
 
 
-def _recount_tree_alphas(db: sqlite3.Connection) -> None:
+def _recount_tree_alphas(db: Connection) -> None:
     """Tree runs saved before alpha was counted over first variants (tree_walk.judged_steps) hold their path's mean,
     later variants' min(1, r/q) among it: counted again from their traces, once."""
-    if db.execute("SELECT 1 FROM upgrades WHERE name = 'tree_alpha'").fetchone():
+    if db.scalar(select(upgrades.c.name).where(upgrades.c.name == "tree_alpha")):
         return
-    recounted = []
-    for run_id, blob in db.execute("SELECT id, trace FROM runs WHERE tree != ''"):
+    for run_id, blob in db.execute(select(runs.c.id, runs.c.trace).where(runs.c.tree != "")).all():
         try:
-            recounted.append((mean_acceptance([read_trace(zlib.decompress(blob))]), run_id))
+            alpha = mean_acceptance([read_trace(zlib.decompress(blob))])
         except (TraceError, zlib.error, UnicodeDecodeError):  # an unreadable row is left as it is: its view says so
             continue
-    db.executemany("UPDATE runs SET alpha = ? WHERE id = ?", recounted)
-    db.execute("INSERT INTO upgrades (name) VALUES ('tree_alpha')")
+        db.execute(update(runs).where(runs.c.id == run_id).values(alpha=alpha))
+    db.execute(insert(upgrades).values(name="tree_alpha"))
 
 
-def _shorten_old_previews(db: sqlite3.Connection) -> None:
+def _shorten_old_previews(db: Connection) -> None:
     """Rows saved before previews kept the whole prompt and text (one was 3.3 million characters)."""
-    db.execute(
-        "UPDATE runs SET prompt_text = substr(prompt_text, 1, ?), text = substr(text, 1, ?) "
-        "WHERE length(prompt_text) > ? OR length(text) > ?",
-        (KEPT_CHARS,) * 4,
-    )
+    too_long = (func.length(runs.c.prompt_text) > KEPT_CHARS) | (func.length(runs.c.text) > KEPT_CHARS)
+    db.execute(update(runs).where(too_long).values(prompt_text=func.substr(runs.c.prompt_text, 1, KEPT_CHARS),
+                                                   text=func.substr(runs.c.text, 1, KEPT_CHARS)))
 
 
 def content_digest(trace: Trace) -> str:
@@ -399,7 +459,7 @@ def _number(value, kind):
     return kind(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def _row(values: tuple) -> RunRow:
+def _row(values) -> RunRow:
     row = RunRow(*values)
     return replace(row, created_at=datetime.fromisoformat(row.created_at), prompt_preview=_preview(row.prompt_preview),
                    text_preview=_preview(row.text_preview))

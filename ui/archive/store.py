@@ -11,7 +11,7 @@ from typing import NamedTuple
 import streamlit as st
 
 from specdec_core.algorithm.trace import MAX_TRACE_BYTES, Trace, TraceError
-from specdec_core.services.archive import Archive, ArchiveError, ArchiveFull, MissingRun, RunRow, default_path
+from specdec_core.services.archive import Archive, ArchiveError, ArchiveFull, MissingRun, RunRow, default_location
 from ui.archive.texts import TEXT
 from ui.shared.errors import explain
 from ui.shared.run_slots import long_work
@@ -19,15 +19,15 @@ from ui.shared.visitors import is_operator, visitor
 
 REPLAY_PARAM = "run"
 REPLAY_KEY = "replay_run"
-MAX_ID = 2**63 - 1  # SQLite's largest integer key
+MAX_ID = 2**63 - 1  # the largest key either backend holds (64-bit integers)
 MAX_ID_DIGITS = len(str(MAX_ID))
 REFUSED_IN_OWN_WORDS = ("not_json", "prompt_chars", "text_chars")  # a trace's refusals this page words itself
 log = logging.getLogger(__name__)
 
 
 def archive() -> Archive:
-    """The archive at the configured path, read again on each call so a changed variable takes effect."""
-    return _open(str(default_path()))
+    """The archive at the configured location (a file or a database), read again on each call so a changed variable takes effect."""
+    return _open(default_location())
 
 
 @st.cache_resource(show_spinner=False)
@@ -112,7 +112,7 @@ def load_replay() -> Trace | None:
 
 
 def run_id(text: str) -> int:
-    """An archive id from a link: a whole number SQLite can hold, else ValueError."""
+    """An archive id from a link: a whole number the archive can hold, else ValueError."""
     number = int(text) if text.isascii() and text.isdigit() and len(text) <= MAX_ID_DIGITS else 0
     if not 1 <= number <= MAX_ID:
         raise ValueError(f"no run {text!r}")
