@@ -22,3 +22,17 @@ def test_the_server_loads_the_pair_before_its_first_visitor_and_says_so(tmp_path
     assert "模型組 poetry 已載入並計時" in text and "The pair poetry is loaded and timed" in text
     assert not first.error and first.sheets[0]
     assert text.count("loaded pair poetry") == 1  # the first page found it loaded
+
+
+def test_the_ready_url_answers_503_while_the_pairs_load_and_200_once_they_have():
+    """A proxy or deploy/replicas.py sends a class to a replica once it answers 200."""
+    from ui.shared.server_guard import _readiness
+    from ui.shared.warm_start import ready, warm
+
+    ready.clear()  # as warm_in_background leaves it
+    try:
+        assert _readiness().status_code == 503
+        warm(["no such pair"], say=lambda _: None)  # a pair that fails to load is said; the server still serves
+        assert _readiness().status_code == 200
+    finally:
+        ready.set()

@@ -77,10 +77,12 @@ PROOF_TABS, CLOSED_TABS, LECTURER_RUNS = 8, 5, 20
 
 @dataclass
 class Page:
-    """What one finished script run put on a tab: its alerts (format, body), buttons by id, the uploader's id."""
+    """What one finished script run put on a tab: its alerts (format, body), buttons by id, menus' options by
+    label, the uploader's id."""
 
     alerts: list[tuple[int, str]] = field(default_factory=list)
     buttons: dict[str, str] = field(default_factory=dict)
+    menus: dict[str, list[str]] = field(default_factory=dict)
     uploader: str = ""
     seconds: float = 0.0
 
@@ -96,10 +98,11 @@ class Page:
 class Tab:
     """One browser tab on the server, speaking Streamlit's websocket protocol; every wait ends by `deadline`."""
 
-    def __init__(self, base: str, deadline: float, address: str = "127.0.0.1"):
+    def __init__(self, base: str, deadline: float, address: str = "127.0.0.1", headers: dict | None = None):
+        """headers: sent with the websocket's opening request, as a browser sends its cookies."""
         self.base, self.deadline, self.session_id = base, deadline, ""
         self._connection = connect(base.replace("http", "ws") + "/_stcore/stream", subprotocols=["streamlit"],
-                                   max_size=None, source_address=(address, 0))
+                                   max_size=None, source_address=(address, 0), additional_headers=headers)
 
     def __enter__(self) -> Tab:
         self.socket = self._connection.__enter__()
@@ -132,14 +135,20 @@ class Tab:
             widgets(message.rerun_script.widget_states)
         self.socket.send(message.SerializeToString())
 
-    def press(self, page_name: str, button_id: str, wait: bool = True) -> Page | None:
+    def press(self, page_name: str, button_id: str, wait: bool = True, query: str = "language=en") -> Page | None:
         def trigger(states) -> None:
             state = states.widgets.add()
             state.id, state.trigger_value = button_id, True
 
         if not wait:
-            return self.ask(page_name, trigger)
-        return self.run(page_name, trigger)
+            return self.ask(page_name, trigger, query)
+        return self.run(page_name, trigger, query)
+
+    def clear_cache(self) -> None:
+        """Send the message a browser's "Clear cache" sends (the server refuses it: ui/shared/server_guard.py)."""
+        message = BackMsg()
+        message.clear_cache = True
+        self.socket.send(message.SerializeToString())
 
     def import_file(self, client: requests.Session, uploader: str, name: str, data: bytes) -> Page:
         """Upload a file as the browser's uploader does, then run the archive page with the uploader holding it."""
@@ -165,6 +174,8 @@ def _note(page: Page, element) -> None:
         page.alerts.append((element.alert.format, element.alert.body))
     elif kind == "button":
         page.buttons[element.button.id] = element.button.label
+    elif kind == "selectbox":
+        page.menus[element.selectbox.label] = list(element.selectbox.options)
     elif kind == "file_uploader":
         page.uploader = element.file_uploader.id
     elif kind == "exception":  # the app shows no details to a visitor: the server's log has them

@@ -21,6 +21,8 @@ from streamlit.runtime.uploaded_file_manager import UploadedFileRec
 from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
 from streamlit.web.server.starlette.starlette_path_security_middleware import PathSecurityMiddleware
 
+from ui.shared.warm_start import READY_PATH, ready
+
 log = get_logger(__name__)
 
 # Uploads held at once, in files of server.maxUploadSize (8 MB): a session imports one file at a time, and
@@ -160,16 +162,29 @@ def _unknown_address() -> None:
 
 def refuse_metrics() -> None:
     """Answer /_stcore/metrics with 404: what it tells (sessions open, what the caches hold) is for whoever
-    runs the server, not for every student on the network.
+    runs the server, not for every student on the network. The same check answers the warm start's
+    READY_PATH, which tells a proxy or launcher whether this server has its pairs loaded.
 
     Streamlit 1.67 has no setting that turns the endpoint off, so its path check, the first thing every
     HTTP request meets, refuses it.
     """
-    PathSecurityMiddleware.__call__ = _refuse_metrics_path
+    PathSecurityMiddleware.__call__ = _answer_own_paths
 
 
-async def _refuse_metrics_path(middleware: PathSecurityMiddleware, scope, receive, send) -> None:
-    if scope["type"] == "http" and scope.get("path", "").rstrip("/").endswith(METRICS_PATH):
+async def _answer_own_paths(middleware: PathSecurityMiddleware, scope, receive, send) -> None:
+    path = scope.get("path", "").rstrip("/") if scope["type"] == "http" else ""
+    if path.endswith(METRICS_PATH):
         await PlainTextResponse("Not Found", status_code=404)(scope, receive, send)
-        return
-    await _STREAMLIT_PATH_CHECK(middleware, scope, receive, send)
+    elif path.endswith(READY_PATH):
+        await _readiness()(scope, receive, send)
+    else:
+        await _STREAMLIT_PATH_CHECK(middleware, scope, receive, send)
+
+
+def _readiness() -> PlainTextResponse:
+    """200 once the warm start is done, 503 before; the body names this server's port, so a client behind a
+    proxy can tell which replica answered."""
+    port = config.get_option("server.port")
+    if ready.is_set():
+        return PlainTextResponse(f"ready on port {port}\n", headers={"Cache-Control": "no-store"})
+    return PlainTextResponse(f"loading its pairs on port {port}\n", status_code=503, headers={"Cache-Control": "no-store"})

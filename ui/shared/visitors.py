@@ -1,8 +1,11 @@
 """Who asks: the visitor a class server counts a share for, and the operator who may do more.
 
 A visitor is a network address. A tab on this machine's own loopback (the lecturer's laptop, the tests)
-is a visitor of its own, since every local tab shares one address. Behind a proxy every tab would share
-the proxy's address: a server there must be told the client's (docs/class-server.md).
+is a visitor of its own, since every local tab shares one address. Behind a proxy every tab comes from
+the proxy's address: a server started with PROXY_VAR set (deploy/replicas.py sets it) takes the address
+the proxy passes in its X-Real-IP header instead, and only from a loopback peer, so that a student who
+reaches the replica directly cannot name another's address (docs/class-server.md). A tab that reached the
+proxy over loopback is again a visitor of its own.
 
 The operator is whoever started the server. They may set OPERATOR_VAR to a token of their choosing;
 a tab that gives it on the archive page may then delete any run, not only its own.
@@ -16,6 +19,9 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 OPERATOR_VAR = "SCRIPTORIUM_OPERATOR_TOKEN"
+PROXY_VAR = "SCRIPTORIUM_BEHIND_PROXY"  # "1": a proxy on this machine fronts the server and says who asks
+PROXY_HEADER = "X-Real-IP"
+LOOPBACK = {"127.0.0.1", "::1"}  # Streamlit's own list: a peer it gives no address
 OPERATOR_KEY = "operator"  # st.session_state: this tab gave the operator's token
 OUTSIDE = ""  # code run outside any tab (a test, a tool): the operator's, as the command line's runs are
 
@@ -25,7 +31,10 @@ def visitor() -> str:
     ctx = get_script_run_ctx(suppress_warning=True)
     if ctx is None:
         return OUTSIDE
-    address = st.context.ip_address
+    address = st.context.ip_address  # None for a loopback peer
+    if address is None and os.environ.get(PROXY_VAR) == "1":
+        forwarded = st.context.headers.get(PROXY_HEADER)
+        address = None if forwarded in LOOPBACK else forwarded
     return address if isinstance(address, str) and address else f"session {ctx.session_id}"  # AppTest's is a mock
 
 

@@ -5,7 +5,8 @@ now, timed their pace for the cost model) while the others queued behind it. The
 starts this in a thread beside the server, so the server listens at once; a tab that arrives while a
 pair is still loading waits for that one load (st.cache_resource), never starts another. Whoever starts
 the server chooses the pairs (WARM_VAR, comma-separated; the default pair if unset, none if empty), and
-the terminal says when they are ready.
+the terminal says when they are ready. So does READY_PATH, for a proxy or a launcher
+(deploy/replicas.py) that waits for a replica before sending it a class: 503 while the pairs load, then 200.
 """
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ from specdec_core.pairs.pair import PairError
 from specdec_core.pairs.registry import available_pairs
 
 WARM_VAR = "SCRIPTORIUM_WARM_PAIRS"
+READY_PATH = "/_scriptorium/ready"
+ready = threading.Event()  # set once the warm start has loaded (or failed to load) every pair it was given
+ready.set()  # a server started without a warm start (a plain `streamlit run app.py`) has nothing to wait for
 
 
 def pairs_to_warm() -> list[str]:
@@ -26,13 +30,21 @@ def pairs_to_warm() -> list[str]:
 
 
 def warm_in_background(say=print) -> threading.Thread:
+    ready.clear()
     thread = threading.Thread(target=warm, args=(pairs_to_warm(), say), name="warm pairs", daemon=True)
     thread.start()
     return thread
 
 
 def warm(names: list[str], say=print) -> None:
-    """Each pair loaded, with its default scribe's pace timed, in the caches every session reads."""
+    """Each pair loaded, with its default scribe's pace timed, in the caches every session reads; then ready."""
+    try:
+        _warm_each(names, say)
+    finally:
+        ready.set()  # a pair that failed to load is said in the terminal; the others still serve
+
+
+def _warm_each(names: list[str], say) -> None:
     from ui.shared.fair_share import pace  # Streamlit's caches: imported in the thread, after the server's set-up
     from ui.shared.models import cached_pair
 
