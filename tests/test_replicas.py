@@ -8,20 +8,20 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import time
-from contextlib import ExitStack
-from pathlib import Path
 
 import pytest
 import requests
 
 from specdec_core.services.archive import Archive, RunFilter
-from tools.browser import CHROMIUM, ROOT, chromium, free_port, open_page, wait_for_line, wait_ready
+
+pytest.importorskip("playwright", reason="playwright is in requirements.txt; run `make test` to install it")
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402  (after the skip)
+from streamlit.proto.Alert_pb2 import Alert  # noqa: E402
+from tools.browser import CHROMIUM, chromium, open_page, wait_ready
 from tools.classroom_load import STEP_LABEL
-from tools.nginx_front import NoNginx, nginx_in_front, nginx_program
-from streamlit.proto.Alert_pb2 import Alert
+from tools.nginx_front import NoNginx, nginx_program
+from tools.replica_set import ReplicaSet, replica_pid, replicas_behind_nginx
 from tools.worst_visitor import FULL_FILE, Tab, upload
 from ui.shared.warm_start import READY_PATH
 
@@ -29,43 +29,11 @@ pytestmark = pytest.mark.timeout(600)
 SCRIPTORIUM = "scriptorium"
 
 
-def consecutive_free_ports(n: int) -> int:
-    """The first of n free ports in a row."""
-    while True:
-        first = free_port()
-        if first + n < 65_000 and all(_free(first + i) for i in range(1, n)):
-            return first
-
-
-def _free(port: int) -> bool:
-    import socket
-
-    with socket.socket() as probe:
-        try:
-            probe.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
-def replica_pid(port: int) -> int | None:
-    """The process serving `port` (serve.py with --server.port port), if one runs."""
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                arguments = (entry / "cmdline").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            if b"serve.py" in arguments and arguments[arguments.index(b"--server.port") + 1] == str(port).encode():
-                return int(entry.name)
-    return None
-
-
 class Front:
-    """The launcher's replicas behind nginx: `base` is the proxy; `ports` the replicas'; `archive` the database."""
+    """A browser's view of the replica set: cookie jars, which replica a jar reaches, tabs that send its cookies."""
 
-    def __init__(self, base: str, ports: list[int], archive: str, logs: Path):
-        self.base, self.ports, self.archive, self.logs = base, ports, archive, logs
+    def __init__(self, replicas: ReplicaSet):
+        self.replicas, self.base, self.ports, self.archive = replicas, replicas.base, replicas.ports, replicas.archive
 
     def client(self) -> requests.Session:
         """A browser's cookie jar: its first answer sets the replica's cookie and Streamlit's XSRF one."""
@@ -78,12 +46,12 @@ class Front:
         assert answer.status_code == 200, answer.text
         return int(answer.text.split()[-1])
 
-    def tab(self, client: requests.Session, base: str | None = None) -> Tab:
+    def tab(self, client: requests.Session) -> Tab:
         cookies = "; ".join(f"{name}={value}" for name, value in client.cookies.items())
-        return Tab(base or self.base, time.monotonic() + 300, headers={"Cookie": cookies})
+        return Tab(self.base, time.monotonic() + 300, headers={"Cookie": cookies})
 
     def log(self, port: int) -> str:
-        return (self.logs / f"replica-{port}.log").read_text()
+        return self.replicas.log(port)
 
 
 @pytest.fixture(scope="module")
@@ -92,29 +60,13 @@ def front(postgres, tmp_path_factory):
         nginx_program()
     except NoNginx as missing:
         pytest.skip(f"{missing} (.ci/run installs it)")
-    folder = tmp_path_factory.mktemp("replicas")
-    first, listen = consecutive_free_ports(2), free_port()
-    archive, site = postgres.new_database(), folder / "scriptorium.conf"
-    launcher_log = folder / "launcher.log"
-    command = [sys.executable, "deploy/replicas.py", "--replicas", "2", "--first-port", str(first), "--archive", archive,
-               "--logs", str(folder), "--nginx-site", str(site), "--listen", f"127.0.0.1:{listen}", "--restart-after", "2"]
-    with open(launcher_log, "w") as out:
-        launcher = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
-    ports = [first, first + 1]
-    try:
-        assert wait_for_line(launcher_log, "all replicas ready", 400), launcher_log.read_text()
-        with nginx_in_front(site.read_text(), listen) as nginx:
-            yield Front(f"http://127.0.0.1:{listen}", ports, archive, folder)
-            assert "[emerg]" not in (nginx / "error.log").read_text()
-    finally:
-        launcher.send_signal(signal.SIGTERM)
-        launcher.wait(60)
-        for port in ports:  # the launcher stops its replicas; one it could not would outlive the test
-            if (pid := replica_pid(port)) is not None:
-                os.kill(pid, signal.SIGKILL)
-    assert "Traceback" not in launcher_log.read_text()
-    for port in ports:
-        assert "Traceback" not in (folder / f"replica-{port}.log").read_text()
+    logs = tmp_path_factory.mktemp("replicas")
+    with replicas_behind_nginx(2, postgres.new_database(), logs) as replicas:
+        yield Front(replicas)
+        assert "[emerg]" not in (replicas.nginx_folder / "error.log").read_text()
+    assert "Traceback" not in (logs / "launcher.log").read_text()
+    for port in replicas.ports:
+        assert "Traceback" not in replicas.log(port)
 
 
 def step_through(tab: Tab, seed: int, steps: int = 2) -> list:
@@ -178,7 +130,6 @@ def test_the_guards_hold_behind_the_proxy(front):
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (.ci/run installs it)")
 def test_after_kill_9_a_browser_reconnects_to_the_other_replica_and_no_run_is_lost(front):
-    pytest.importorskip("playwright", reason="playwright is in requirements.txt; run `make test` to install it")
     with chromium() as browser:
         context = browser.new_context()
         tab = context.new_page()
@@ -194,15 +145,26 @@ def test_after_kill_9_a_browser_reconnects_to_the_other_replica_and_no_run_is_lo
         while (after := replica_answering(context, front)) in (before, None) and time.monotonic() < deadline:
             time.sleep(1)
         assert after in front.ports and after != before
-        wait_ready(tab)
-        shown = tab.inner_text("body")
-        tab.get_by_role("button", name=STEP_LABEL).click(timeout=120_000)
-        # the page steps: its socket is live on the other replica (a dead one would leave the page as it was)
-        tab.wait_for_function("shown => document.body.innerText !== shown", arg=shown, timeout=60_000)
+        assert steps_again(tab, within_s=120)  # its socket is live on the other replica
         wait_ready(tab)
         assert tab.locator(".sheet").count() >= 1 and tab.locator('[data-testid="stException"]').count() == 0
     assert filed <= {r.id for r in Archive(front.archive).list()}  # no filed run lost
     assert wait_until_ready(before, 300)  # the launcher started the killed replica again, warmed
+
+
+def steps_again(tab, within_s: float) -> bool:
+    """Press Step until the page changes: a press while the page is still reconnecting reaches no server and
+    changes nothing, as it would for a person, who presses again."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        shown = tab.inner_text("body")
+        tab.get_by_role("button", name=STEP_LABEL).click(timeout=within_s * 1000)
+        try:
+            tab.wait_for_function("shown => document.body.innerText !== shown", arg=shown, timeout=10_000)
+            return True
+        except PlaywrightTimeout:
+            continue
+    return False
 
 
 def replica_answering(context, front: Front) -> int | None:

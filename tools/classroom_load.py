@@ -1,6 +1,6 @@
-"""A class on one server: many sessions open the scriptorium at once and step through their runs.
+"""A class on one server, or on replicas behind nginx: many sessions open the scriptorium at once and step.
 
-Usage: .venv/bin/python -m tools.classroom_load [--sessions 10,30] [--steps 3] [--pair poetry]
+Usage: .venv/bin/python -m tools.classroom_load [--sessions 10,30] [--steps 3] [--pair poetry] [--replicas N]
 
 It starts the real server (`streamlit run app.py`, the shipped .streamlit/config.toml) and talks to it
 the way a browser tab does, over Streamlit's websocket protocol, but renders nothing, so the clients
@@ -8,8 +8,13 @@ don't eat the server's cores. Each session opens the scriptorium with its own se
 finished page, then presses "Step ▶" a few times. Then a fresh server runs every seed again alone, one
 after another: a crowd's sheets must equal these solo sheets exactly.
 
+With --replicas N the class goes through deploy/'s recipe instead (tools/replica_set.py): N replicas
+behind Debian's nginx, filing into a throwaway PostgreSQL; each session's websocket is a new browser
+to nginx, which spreads them over the replicas.
+
 It prints one table row per crowd size: errors, server time to a finished page (min/median/max, from
-the request to Streamlit's script_finished), the server's peak RSS, and whether every sheet matched.
+the request to Streamlit's script_finished), the servers' peak RSS (summed over replicas), and whether
+every sheet matched.
 """
 from __future__ import annotations
 
@@ -20,8 +25,10 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 from urllib.parse import urlencode
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -111,10 +118,11 @@ class PeakRss:
                     self.peak_mb = max(self.peak_mb, int(line.split()[1]) / 1024)
 
 
-def crowd(base: str, pid: int, pair: str, seeds: list[int], steps: int) -> tuple[list[Session], float]:
-    with PeakRss(pid) as rss, ThreadPoolExecutor(len(seeds)) as pool:
+def crowd(base: str, pids: list[int], pair: str, seeds: list[int], steps: int) -> tuple[list[Session], float]:
+    with ExitStack() as watching, ThreadPoolExecutor(len(seeds)) as pool:
+        peaks = [watching.enter_context(PeakRss(pid)) for pid in pids]
         sessions = list(pool.map(lambda seed: open_and_step(base, pair, seed, steps), seeds))
-    return sessions, rss.peak_mb
+    return sessions, sum(rss.peak_mb for rss in peaks)
 
 
 def report(n: int, sessions: list[Session], solo: dict[int, list[str]], peak_mb: float) -> str:
@@ -128,18 +136,34 @@ def report(n: int, sessions: list[Session], solo: dict[int, list[str]], peak_mb:
     return f"| {n} | {len(errors)} | {spread(first)} | {spread(steps)} | {peak_mb:.0f} | {same} of {n} |"
 
 
+@contextmanager
+def servers(replicas: int, folder: Path) -> Iterator[tuple[str, list[int]]]:
+    """The class's way in and the processes that serve it: one server, or replicas behind nginx."""
+    if not replicas:
+        with app_process(archive=folder / "archive.sqlite") as (base, pid):
+            yield base, [pid]
+        return
+    from tools.postgres_cluster import ThrowawayCluster
+    from tools.replica_set import replicas_behind_nginx
+
+    with ThrowawayCluster() as cluster, replicas_behind_nginx(replicas, cluster.new_database(), folder) as front:
+        yield front.base, front.pids()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.classroom_load", description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", default="10,30", help="crowd sizes, comma-separated")
     parser.add_argument("--steps", type=int, default=3, help="presses of Step ▶ per session")
     parser.add_argument("--pair", default="poetry")
+    parser.add_argument("--replicas", type=int, default=0,
+                        help="serve the class from N replicas behind nginx (deploy/); 0, the default: one server alone")
     args = parser.parse_args(argv)
     sizes = [int(n) for n in args.sessions.split(",")]
     crowds = {n: list(range(n * 100, n * 100 + n)) for n in sizes}  # fresh seeds: no crowd reads another's cached run
     with tempfile.TemporaryDirectory() as folder:
-        with app_process(archive=Path(folder) / "archive.sqlite") as (base, pid):
-            open_and_step(base, args.pair, 10_000, 0)  # loads the pair once, as the lecturer's own tab would
-            seen = {n: crowd(base, pid, args.pair, seeds, args.steps) for n, seeds in crowds.items()}
+        with servers(args.replicas, Path(folder)) as (base, pids):
+            open_and_step(base, args.pair, 10_000, 0)  # the lecturer's own tab first, as in class
+            seen = {n: crowd(base, pids, args.pair, seeds, args.steps) for n, seeds in crowds.items()}
         # A second server, whose caches hold no crowd's runs (the app refuses a browser's clear_cache):
         # every seed alone, one after another.
         with app_process(archive=Path(folder) / "solo.sqlite") as (base, _):
