@@ -1,11 +1,11 @@
 """Start N replicas of the class server on consecutive loopback ports, all filing runs into one archive.
 
-    .venv/bin/python deploy/replicas.py --replicas 2 --first-port 8601 \
+    .venv/bin/python -m deploy.replicas --replicas 2 --first-port 8601 \
         --archive postgresql://scriptorium@127.0.0.1/scriptorium \
         --nginx-site /etc/nginx/sites-enabled/scriptorium.conf --listen 80
 
 Each replica is serve.py (the server's guards, its warm start) on 127.0.0.1:<port>, told that a proxy on this
-machine fronts it (SCRIPTORIUM_BEHIND_PROXY=1: it counts a visitor by the address nginx passes on). The
+machine fronts it (SCRIPTORIUM_TRUSTED_PROXIES=127.0.0.1: it counts a visitor by the address nginx passes on). The
 launcher waits until every replica answers /_scriptorium/ready, writes nginx's site file for these ports
 when asked (deploy/nginx/scriptorium.conf.template), then stays in the foreground: a replica that ends is
 started again after --restart-after seconds, and Ctrl-C or SIGTERM stops them all. Each replica's output
@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = Path(__file__).resolve().parent / "nginx" / "scriptorium.conf.template"
 READY_PATH = "/_scriptorium/ready"  # ui/shared/warm_start.READY_PATH (this launcher imports nothing of the app)
 HOST = "127.0.0.1"  # replicas listen on loopback only: the proxy is the way in
+PROXIES_VAR = "SCRIPTORIUM_TRUSTED_PROXIES"  # whose X-Real-IP a replica believes
 COOKIE_SECRET_VAR = "STREAMLIT_SERVER_COOKIE_SECRET"  # Streamlit's server.cookieSecret; set it alike on every machine
 SHARED_SECRET = secrets.token_hex(32)  # this launcher's replicas share it where the variable is not set
 
@@ -41,7 +42,8 @@ def replica_command(port: int) -> list[str]:
 
 
 def start_replica(port: int, archive: str, logs: Path) -> subprocess.Popen:
-    env = dict(os.environ, SCRIPTORIUM_ARCHIVE=archive, SCRIPTORIUM_BEHIND_PROXY="1")
+    env = dict(os.environ, SCRIPTORIUM_ARCHIVE=archive)
+    env.setdefault(PROXIES_VAR, HOST)  # nginx on this machine says who asks (ui/shared/visitors.py)
     # one cookie secret for every replica: a browser moved to another replica keeps a valid XSRF cookie
     env.setdefault(COOKIE_SECRET_VAR, SHARED_SECRET)
     log = open(logs / f"replica-{port}.log", "a")
@@ -73,8 +75,9 @@ def wait_ready(replicas: dict[int, subprocess.Popen], timeout: float) -> None:
         time.sleep(0.5)
 
 
-def nginx_site(ports: list[int], listen: str) -> str:
-    servers = "\n".join(f"    server {HOST}:{port} max_fails=1 fail_timeout=10s;" for port in ports)
+def nginx_site(replicas: list[str], listen: str) -> str:
+    """The template filled in: one server line per replica (host:port), and what nginx listens on."""
+    servers = "\n".join(f"    server {replica} max_fails=1 fail_timeout=10s;" for replica in replicas)
     return TEMPLATE.read_text().replace("@SERVERS@", servers).replace("@LISTEN@", listen)
 
 
@@ -107,7 +110,7 @@ def stop_all(replicas: dict[int, subprocess.Popen]) -> None:
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="deploy/replicas.py", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m deploy.replicas", description=__doc__.splitlines()[0])
     parser.add_argument("--replicas", type=int, default=2, help="how many app processes (default 2)")
     parser.add_argument("--first-port", type=int, default=8601, help="the first replica's port; the others follow")
     parser.add_argument("--archive", required=True, help="the archive every replica files runs into: a postgresql:// URL")
@@ -136,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  starting {len(ports)} replicas on ports {ports[0]}–{ports[-1]}; logs in {args.logs}", flush=True)
         wait_ready(replicas, args.ready_timeout)
         if args.nginx_site:
-            args.nginx_site.write_text(nginx_site(ports, args.listen))
+            args.nginx_site.write_text(nginx_site([f"{HOST}:{port}" for port in ports], args.listen))
             print(f"  wrote nginx's site file {args.nginx_site}: reload nginx to use it", flush=True)
         print("  all replicas ready", flush=True)
         supervise(replicas, args.archive, args.logs, args.restart_after)

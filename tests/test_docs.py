@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 # a command of the app's own programs, as the docs show it: `python -m specdec_core ...` or `python -m tools.x ...`
-COMMAND = re.compile(r"(?:\.venv/bin/)?python -m ((?:specdec_core|tools\.\w+)(?: [^`\n|]*)?)")
+COMMAND = re.compile(r"(?:\.venv/bin/)?python -m ((?:specdec_core|tools\.\w+|deploy\.\w+)(?: [^`\n|]*)?)")
 QUICK = "--pair tiny"  # commands on the tiny pair take seconds: these are run
 
 

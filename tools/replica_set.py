@@ -39,7 +39,7 @@ def replicas_behind_nginx(count: int, archive: str, logs: Path, restart_after: f
                           ready_timeout: float = 400) -> Iterator[ReplicaSet]:
     first, listen = consecutive_free_ports(count), free_port()
     site, launcher_log = logs / "scriptorium.conf", logs / "launcher.log"
-    command = [sys.executable, "deploy/replicas.py", "--replicas", str(count), "--first-port", str(first),
+    command = [sys.executable, "-m", "deploy.replicas", "--replicas", str(count), "--first-port", str(first),
                "--archive", archive, "--logs", str(logs), "--nginx-site", str(site),
                "--listen", f"127.0.0.1:{listen}", "--restart-after", str(restart_after)]
     ports = [first + i for i in range(count)]
