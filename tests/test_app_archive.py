@@ -1,4 +1,5 @@
-"""The archive page in AppTest, with the archive in a temporary file (SCRIPTORIUM_ARCHIVE)."""
+"""The archive page in AppTest, with the archive (SCRIPTORIUM_ARCHIVE) in a temporary SQLite file and, for every test
+given `store`, again in a database of a real PostgreSQL."""
 import json
 
 import pytest
@@ -12,10 +13,17 @@ from ui.shared.runs import cached_run
 from ui.shared.visitors import OPERATOR_VAR
 
 
-@pytest.fixture
-def store(tmp_path, monkeypatch) -> Archive:
-    monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(tmp_path / "archive.sqlite"))
-    return Archive(tmp_path / "archive.sqlite")
+SECRET = "not-for-the-page"  # a password in the database's URL (the throwaway cluster trusts loopback and ignores it)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request, tmp_path, monkeypatch) -> Archive:
+    if request.param == "sqlite":
+        location = str(tmp_path / "archive.sqlite")
+    else:
+        location = request.getfixturevalue("postgres").new_database().replace("scriptorium@", f"scriptorium:{SECRET}@")
+    monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", location)
+    return Archive(location)
 
 
 def step_forward(app) -> None:
@@ -36,7 +44,8 @@ def test_an_empty_archive_renders_in_both_languages(store, language):
     assert not app.exception
     assert app.title[0].value == ("卷宗" if language == "zh" else "The archive")
     assert app.info[0].value.startswith("卷宗還是空的" if language == "zh" else "The archive is empty")
-    assert str(store.path.parent) not in app.caption[0].value  # #38: the server's path is not shown
+    where = str(store.path.parent) if store.path else SECRET
+    assert where not in app.caption[0].value  # #38: the server's path is not shown, nor a database's password
     assert ("0 卷" if language == "zh" else "0 runs") in app.caption[0].value
 
 
@@ -86,14 +95,17 @@ def test_a_bad_file_is_refused_with_a_sentence_and_nothing_changes(store, conten
     assert store.list() == before
 
 
-def test_a_broken_archive_never_breaks_a_run(tmp_path, monkeypatch):
+@pytest.mark.parametrize("broken", ["a folder that cannot exist", "a database that does not answer"])
+def test_a_broken_archive_never_breaks_a_run(tmp_path, monkeypatch, broken):
     blocker = tmp_path / "a-file"
     blocker.write_text("")
-    monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", str(blocker / "archive.sqlite"))  # a folder that cannot exist
+    location, named = (str(blocker / "archive.sqlite"), "a-file") if broken.startswith("a folder") else (
+        f"postgresql://scriptorium:{SECRET}@127.0.0.1:1/archive", "127.0.0.1:1")  # nothing listens on port 1
+    monkeypatch.setenv("SCRIPTORIUM_ARCHIVE", location)
     trace_json = cached_run("tiny", "cpu", "lm", "春山", DecodeSettings(seed=16, max_new_tokens=12))
     problem = keep_run(trace_json)
     assert json.loads(trace_json)["tokens"]
-    assert "a-file" in problem
+    assert named in problem and SECRET not in problem
 
 
 def test_a_run_that_was_not_archived_says_so_on_the_page(tmp_path, monkeypatch):
@@ -108,7 +120,7 @@ def test_a_run_that_was_not_archived_says_so_on_the_page(tmp_path, monkeypatch):
 
 
 def test_an_exported_file_imports_back(store):
-    exported = store.get(Archive(store.path).save(app_run(seed=13)).id)
+    exported = store.get(Archive(store.location).save(app_run(seed=13)).id)
     data = json.loads(exported)
     data["settings"]["seed"] = 14  # as if from another classroom: a run this archive lacks
     app = open_page("archive", "en", pair="tiny")
