@@ -23,6 +23,10 @@ over Streamlit's websocket protocol). The attacks, as the probe ran them:
 - closed (#50): five tabs upload two near-limit files each and close; a new tab then imports a run.
 - deletes (#50): the archive holds the lecturer's runs; the visitor opens each and presses Delete
   wherever the page offers it.
+- race (#50): two tabs open the race at the sidebar's heaviest chain (k 12, noise 1, T 2, 128 new
+  tokens; where refused, half the tokens, until one is computed) and press "Time it again" again and again.
+- sweep (#50): two tabs open the speed lab at those settings, press Measure, then "Run the sweep" again
+  and again.
 
 The visitor's tabs come from ATTACKER_ADDRESS, another loopback address, so the server sees one visitor
 (as it would one laptop on a class network); the student's come from 127.0.0.1, each tab its own.
@@ -72,6 +76,7 @@ CHECK_KEY = "archive_check"  # the "Check by replay" button's key (ui/archive/se
 DELETE_KEY = "archive_delete"
 ATTACKER_ADDRESS = "127.0.0.2"  # Linux answers all of 127/8 on the loopback
 HEAVY_LINK = {"shape": "dynamic-8-128", "noise": 1, "temperature": 2, "max_new": 128}
+HEAVY_CHAIN = {"k": 12, "noise": 1, "temperature": 2, "max_new": 128}  # the sidebar's most, as a chain
 PROOF_TABS, CLOSED_TABS, LECTURER_RUNS = 8, 5, 20
 
 
@@ -421,8 +426,68 @@ def deletes(base: str, files: dict[str, bytes], deadline: float, said: list[str]
     said.append(f"Delete offered and pressed {deleted} times on {LECTURER_RUNS} runs the lecturer made")
 
 
+def race_again(base: str, files: dict[str, bytes], deadline: float, said: list[str]) -> None:
+    keep_pressing(base, files, deadline, said, "race", (), "race_again")
+
+
+def sweeps(base: str, files: dict[str, bytes], deadline: float, said: list[str]) -> None:
+    keep_pressing(base, files, deadline, said, "speed_lab", ("measure",), "sweep")
+
+
+def keep_pressing(base: str, files: dict[str, bytes], deadline: float, said: list[str], page_name: str,
+                  first: tuple[str, ...], again: str) -> None:
+    """Find the most tokens at HEAVY_CHAIN whose `again` press the server computes (halving from 128), then two
+    tabs open the page, press the `first` buttons, and press `again` until the time is up."""
+    settings, answers = dict(HEAVY_CHAIN), Counter()
+
+    def one_tab(repeat: bool) -> str:
+        query = urlencode({"language": "en", "pair": files["pair"].decode(), **settings})
+        with Tab(base, deadline, ATTACKER_ADDRESS) as tab:
+            page = tab.run(page_name, query=query)
+            for key in (*first, again):
+                page = tab.press(page_name, keyed(page, key), query=query)
+            answer = outcome(page)
+            while repeat and time.monotonic() < deadline:
+                answer = outcome(tab.press(page_name, keyed(page, again), query=query))
+                answers[answer] += 1
+            return answer
+
+    try:
+        while settings["max_new"] >= 8 and one_tab(repeat=False) == "refused":
+            settings["max_new"] //= 2
+    except TimeoutError:
+        said.append(f"the first press at {settings['max_new']} tokens was unanswered when the time was up")
+        return
+
+    def repeat() -> None:
+        try:
+            one_tab(repeat=True)
+        except TimeoutError:  # the time ran out during a press
+            answers["unanswered when the time was up"] += 1
+        except StopIteration:
+            answers["no such button on the page"] += 1
+
+    tabs = [threading.Thread(target=repeat, daemon=True) for _ in range(2)]
+    for tab in tabs:
+        tab.start()
+    for tab in tabs:
+        tab.join(max(deadline - time.monotonic(), 0) + 30)
+    said.append(", ".join(f"{n} {answer}" for answer, n in answers.items()) + f" at {settings['max_new']} tokens")
+
+
+def keyed(page: Page, key: str) -> str:
+    """The id of the page's button made with `key` (Streamlit ends a keyed widget's id with -key)."""
+    return next(id_ for id_ in page.buttons if id_.rsplit("-", 1)[-1] == key)
+
+
+def outcome(page: Page) -> str:
+    """A refusal is an error on the page; a verdict that the scribe loses is a warning, and was computed."""
+    return "refused" if any(kind == Alert.ERROR for kind, _ in page.alerts) else "computed"
+
+
 ATTACKS = {"replay": replay_bomb, "uploads": upload_flood, "archive": archive_bomb, "leave": replay_and_leave,
-           "links": heavy_links, "proofs": proof_line, "closed": closed_tabs, "deletes": deletes}
+           "links": heavy_links, "proofs": proof_line, "closed": closed_tabs, "deletes": deletes,
+           "race": race_again, "sweep": sweeps}
 
 
 class Student(threading.Thread):
