@@ -90,24 +90,6 @@ def test_the_cache_grows_past_its_first_capacity_and_keeps_what_it_held(int8_dra
     assert lean.capacity >= 11
 
 
-def test_a_long_prompt_is_read_in_pieces_that_give_the_same_logits(int8_draft, monkeypatch):
-    """#50: a 5,000-token SmolLM2 prompt read in one forward held about 0.9 GB of attention scores a layer (the
-    server peaked at 2.24 GB) and took 42 s; read PREFILL_CHUNK positions at a time it takes 27 s."""
-    from specdec_core.runtimes import slot_cache
-
-    monkeypatch.setattr(slot_cache, "PREFILL_CHUNK", 3)
-    fed, forward = [], LeanLlamaLM._forward
-    monkeypatch.setattr(LeanLlamaLM, "_forward", lambda lm, ids, *rest: fed.append(len(ids)) or forward(lm, ids, *rest))
-    lean, reference = LeanLlamaLM(int8_draft), CachedLM(int8_draft)
-    for got, want in zip(steps(lean), steps(reference), strict=True):
-        torch.testing.assert_close(got, want, atol=1e-5, rtol=0)
-    assert max(fed) == 9 and fed[:2] == [3, 2]  # n_last 9 asks for every row at once; the prefill of 5 went 3 + 2
-    lean.start()
-    torch.testing.assert_close(lean.logits(SEQUENCE, n_last=2), CachedLM(int8_draft).logits(SEQUENCE, n_last=2),
-                               atol=1e-5, rtol=0)
-    assert fed[-5:] == [3, 3, 3, 3, 4]  # 16 positions: pieces of 3 while the 2 rows asked for still lie beyond
-
-
 def test_a_cache_out_of_step_or_an_empty_step_is_refused(int8_draft):
     lean = LeanLlamaLM(int8_draft)
     lean.logits(SEQUENCE[:6])

@@ -11,11 +11,6 @@ from __future__ import annotations
 
 import torch
 
-# New positions one forward reads at most. Attention with a mask holds (heads, new, cached) scores at once: a
-# SmolLM2 prompt of 5,000 tokens read whole held about 0.9 GB a layer and took 42 s; in pieces it holds a
-# twentieth of that and takes (measured in docs/benchmarks.md) far less. A piece sees the cache and itself.
-PREFILL_CHUNK = 256
-
 
 class SlotCachedLM:
     """The calls of CachedLM, one sequence at a time, over a subclass's `_forward`, `_grow` and `_move`.
@@ -49,21 +44,14 @@ class SlotCachedLM:
     def logits(self, tokens: list[int], n_last: int = 1) -> torch.Tensor:
         """Logits (n_last, head) after each of the last n_last positions of `tokens`.
 
-        Feeds tokens[cache_len:] in forwards of PREFILL_CHUNK new positions (the last holds at least n_last);
-        the cache must hold a prefix of `tokens`.
+        Feeds tokens[cache_len:] in one forward; the cache must hold a prefix of `tokens`.
         """
         if tokens[: self.cache_len] != self.cached:
             raise RuntimeError("cache out of step with the sequence: roll it back first")
         self._forget_tree()  # a tree's nodes past the sequence are written over
-        if not 1 <= n_last <= len(tokens) - self.cache_len:
-            raise ValueError(f"need 1..{len(tokens) - self.cache_len} new positions for n_last, got {n_last}")
-        while len(tokens) - self.cache_len - PREFILL_CHUNK >= max(n_last, 1):  # a long prompt, a piece at a time,
-            self._feed(tokens[: self.cache_len + PREFILL_CHUNK], 1)                # the rows asked for in the last
-        return self._feed(tokens, n_last)
-
-    def _feed(self, tokens: list[int], n_last: int) -> torch.Tensor:
-        """One forward of tokens[cache_len:], the cache holding the rest."""
         begin, end = self.cache_len, len(tokens)
+        if not 1 <= n_last <= end - begin:
+            raise ValueError(f"need 1..{end - begin} new positions for n_last, got {n_last}")
         self._reserve(end)
         # each new position sees the cache and the new positions up to itself
         mask = None if end - begin == 1 else (

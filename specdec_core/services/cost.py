@@ -19,10 +19,6 @@ from specdec_core.runtimes.lean_llama import cached_lm_for
 from specdec_core.settings import MAX_K, DecodeSettings, SettingsError, Target, tree_nodes
 
 PACE_CONTEXT = 32  # cached positions before a timed forward: a short prompt's
-# Past that, each new position reads every earlier one: a SmolLM2 prompt of 5,000 tokens took 28.5 s to read where a
-# pace timed after 32 positions alone said 22.8 s. So one position is also timed after LONG_CONTEXT, and every
-# (new, earlier) pair a run may read is charged at that rate.
-LONG_CONTEXT = 512
 # Positions of the master's timed forwards. The cost is not linear in them: on some CPUs a matrix product
 # of 11 rows took longer than one of 16 (MKL's paths), so the dearest position of several sizes is charged.
 TIMED_WIDTHS = (4, 11, 16)
@@ -32,14 +28,12 @@ PACE_REPEATS = 3  # the fastest of these is kept: a neighbour's job only ever sl
 @dataclass(frozen=True)
 class Work:
     """Forwards and the positions they read: the master's prompt (scored for its last row only), the master's
-    checked positions (each scored: a round asks p at every drafted position), the scribe's, and the
-    (new, earlier) position pairs the master's attention reads."""
+    checked positions (each scored: a round asks p at every drafted position), and the scribe's."""
 
     target_forwards: int = 0
     prompt_positions: int = 0
     checked_positions: int = 0
     draft_positions: int = 0
-    attended: int = 0
 
     def __add__(self, other: Work) -> Work:
         return Work(*(a + b for a, b in zip(self.as_tuple(), other.as_tuple())))
@@ -48,39 +42,29 @@ class Work:
         return Work(*(a * times for a in self.as_tuple()))
 
     def as_tuple(self) -> tuple[int, ...]:
-        return self.target_forwards, self.prompt_positions, self.checked_positions, self.draft_positions, self.attended
+        return self.target_forwards, self.prompt_positions, self.checked_positions, self.draft_positions
 
 
 @dataclass(frozen=True)
 class Pace:
     """Seconds on this machine: a master forward's fixed cost, its cost per prompt position and per checked
-    position, a scribe's cost per position (charged per position: no discount for a wide forward), and the
-    master's cost per earlier position a new one reads."""
+    position, and a scribe's cost per position (charged per position: no discount for a wide forward)."""
 
     target_forward_s: float
     prompt_position_s: float
     checked_position_s: float
     draft_position_s: float
-    attended_s: float = 0.0
 
     def seconds(self, work: Work) -> float:
         return (work.target_forwards * self.target_forward_s + work.prompt_positions * self.prompt_position_s
-                + work.checked_positions * self.checked_position_s + work.draft_positions * self.draft_position_s
-                + work.attended * self.attended_s)
+                + work.checked_positions * self.checked_position_s + work.draft_positions * self.draft_position_s)
 
 
 def most_work(settings: DecodeSettings, prompt_tokens: int, speculative: bool = True) -> Work:
     """The most a run of these settings computes: its prefill, then one round per new token."""
-    prefill = Work(1, prompt_tokens, 0, prompt_tokens if speculative else 0, prompt_tokens * (prompt_tokens - 1) // 2)
+    prefill = Work(1, prompt_tokens, 0, prompt_tokens if speculative else 0)
     each_round = round_work(settings) if speculative else Work(1, 0, 1, 0)
-    rounds = settings.max_new_tokens
-    return prefill + each_round * rounds + Work(attended=attended(prompt_tokens, rounds, each_round.checked_positions))
-
-
-def attended(prompt_tokens: int, rounds: int, checked: int) -> int:
-    """The most (new, earlier) position pairs the master's rounds read: round i (from 0) checks `checked`
-    positions, each reading at most the prompt, the i tokens written before it and the round's own positions."""
-    return rounds * checked * (prompt_tokens + checked) + checked * rounds * (rounds - 1) // 2
+    return prefill + each_round * settings.max_new_tokens
 
 
 def round_work(settings: DecodeSettings) -> Work:
@@ -109,14 +93,10 @@ def master_pace(target: Target) -> Pace:
     widest = max(TIMED_WIDTHS)
     with torch.inference_mode(), torch_beside_graph(lm):
         one = _fastest(lambda: _forward_after(lm, context, 1, 1))
-        wide = _fastest(lambda: _forward_after(lm, context, widest, 1))
+        prompt = (_fastest(lambda: _forward_after(lm, context, widest, 1)) - one) / (widest - 1)
         checked = max((_fastest(lambda: _forward_after(lm, context, n, n)) - one) / (n - 1) for n in TIMED_WIDTHS)
-        # the same wide forward after a long context: what each (new, earlier) pair adds, read a piece at a time
-        far = min(LONG_CONTEXT, target.context_limit - widest)
-        wide_far = _fastest(lambda: _forward_after(lm, _context(target, far), widest, 1, far)) if far > PACE_CONTEXT else wide
-    return Pace(target_forward_s=one, prompt_position_s=max((wide - one) / (widest - 1), 0.0),
-                checked_position_s=max(checked, 0.0), draft_position_s=0.0,
-                attended_s=max(wide_far - wide, 0.0) / (widest * max(far - PACE_CONTEXT, 1)))
+    return Pace(target_forward_s=one, prompt_position_s=max(prompt, 0.0), checked_position_s=max(checked, 0.0),
+                draft_position_s=0.0)
 
 
 def with_scribe(pace: Pace, target: Target, draft: Draft) -> Pace:
@@ -126,15 +106,15 @@ def with_scribe(pace: Pace, target: Target, draft: Draft) -> Pace:
         return replace(pace, draft_position_s=_fastest(lambda: _draft_after(draft, lm, context)))
 
 
-def _context(target: Target, cached: int = PACE_CONTEXT) -> list[int]:
-    return [token % target.vocab_size for token in range(1, cached + max(TIMED_WIDTHS) + 1)]
+def _context(target: Target) -> list[int]:
+    return [token % target.vocab_size for token in range(1, PACE_CONTEXT + max(TIMED_WIDTHS) + 1)]
 
 
-def _forward_after(lm, context: list[int], positions: int, rows: int, cached: int = PACE_CONTEXT) -> float:
+def _forward_after(lm, context: list[int], positions: int, rows: int) -> float:
     lm.start()
-    lm.logits(context[:cached])
+    lm.logits(context[:PACE_CONTEXT])
     started = time.perf_counter()
-    lm.logits(context[: cached + positions], n_last=rows)
+    lm.logits(context[: PACE_CONTEXT + positions], n_last=rows)
     return time.perf_counter() - started
 
 

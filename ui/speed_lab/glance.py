@@ -49,7 +49,7 @@ def glance_seconds(pace: Pace, context: int, sizes: tuple[int, ...]) -> float:
     """The most measure_glance may take: the prefill, a warm-up, and its repeats of every size until its budget
     is spent (at least MIN_REPEATS), each position charged as a checked one."""
     every_size = pace.seconds(Work(target_forwards=len(sizes), checked_positions=sum(sizes)))
-    prefill = pace.seconds(Work(target_forwards=1, prompt_positions=context, attended=context * (context - 1) // 2))
+    prefill = pace.seconds(Work(target_forwards=1, prompt_positions=context))
     return prefill + 2 * every_size + max(MIN_REPEATS * every_size, BUDGET_S + every_size)
 
 
