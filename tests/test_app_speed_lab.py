@@ -157,7 +157,10 @@ def test_the_headline_is_against_the_fastest_plain_decoding_with_its_interval_an
     assert "traced" not in beside and not any("traced" in c.value for c in app.caption)
     predicted = float(next(m.value for m in app.metric if m.label == words("m_predicted")).rstrip("×"))
     outside = [w.value for w in app.warning if w.value.startswith("Note: the theory's")]
-    assert bool(outside) == (not low - 0.005 <= predicted <= high + 0.005), (predicted, low, high, outside)
+    if outside:  # shown to two places, the theory and an edge of the interval may read the same
+        assert not low < predicted < high, (predicted, low, high, outside)
+    else:
+        assert low - 0.005 <= predicted <= high + 0.005, (predicted, low, high)
     recorded = open_page("speed_lab", "zh")  # the poetry pair's recording (2026-12-07) quotes the fastest plain too
     labels = [m.label for m in recorded.metric]
     assert words("m_measured", "zh") in labels and words("m_measured_traced", "zh") not in labels

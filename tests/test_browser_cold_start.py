@@ -15,7 +15,8 @@ pytestmark = [
 ]
 pytest.importorskip("playwright", reason="playwright is in requirements.txt; run `make test` to install it")
 
-FIRST_WORD_S = 3.0  # measured about 1 s here, against about 5 s for the first page itself
+FIRST_WORD_S = 5.0  # a fresh server without the warm start drew its first page in about 5 s; the word came in 1 s then,
+# and 2.1–3.4 s now (2026-12-07, on 2 cores with the suite running beside it: the warm start loads the pair meanwhile)
 
 
 def test_a_fresh_server_says_it_is_opening_before_the_page_is_ready(tmp_path, capsys):
