@@ -10,11 +10,12 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
 from pathlib import Path
+
+from tools.browser import free_port
 
 USER = "scriptorium"  # the cluster's superuser, whom the URLs name
 
@@ -32,12 +33,6 @@ def programs_folder() -> Path:
     if versions:
         return Path(versions[0]).parent
     raise NoPostgres("PostgreSQL's initdb was not found: install Debian's postgresql package (apt-get install postgresql)")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class ThrowawayCluster:

@@ -373,11 +373,7 @@ def heavy_links(base: str, files: dict[str, bytes], deadline: float, said: list[
                 answer = "unanswered when the time was up"
             answers[answer if answer.startswith("unanswered") else "refused" if answer.startswith("refused") else "computed"] += 1
 
-    tabs = [threading.Thread(target=keep_opening, daemon=True) for _ in range(2)]
-    for tab in tabs:
-        tab.start()
-    for tab in tabs:
-        tab.join(max(deadline - time.monotonic(), 0) + 30)
+    at_once(keep_opening, 2, deadline)
     said.append(", ".join(f"{n} {answer}" for answer, n in answers.items()) + f" at {link['max_new']} tokens")
 
 
@@ -396,11 +392,7 @@ def proof_line(base: str, files: dict[str, bytes], deadline: float, said: list[s
         except TimeoutError:
             answers["sampling, or in line, until the time was up"] += 1
 
-    tabs = [threading.Thread(target=start, daemon=True) for _ in range(PROOF_TABS)]
-    for tab in tabs:
-        tab.start()
-    for tab in tabs:
-        tab.join(max(deadline - time.monotonic(), 0) + 30)
+    at_once(start, PROOF_TABS, deadline)
     said.append("; ".join(f"{n} × {answer}" for answer, n in answers.items()))
 
 
@@ -467,12 +459,17 @@ def keep_pressing(base: str, files: dict[str, bytes], deadline: float, said: lis
         except StopIteration:
             answers["no such button on the page"] += 1
 
-    tabs = [threading.Thread(target=repeat, daemon=True) for _ in range(2)]
-    for tab in tabs:
-        tab.start()
-    for tab in tabs:
-        tab.join(max(deadline - time.monotonic(), 0) + 30)
+    at_once(repeat, 2, deadline)
     said.append(", ".join(f"{n} {answer}" for answer, n in answers.items()) + f" at {settings['max_new']} tokens")
+
+
+def at_once(tab_work: Callable[[], None], tabs: int, deadline: float) -> None:
+    """`tabs` tabs doing `tab_work` side by side, each given until the deadline and 30 s more to finish."""
+    threads = [threading.Thread(target=tab_work, daemon=True) for _ in range(tabs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(max(deadline - time.monotonic(), 0) + 30)
 
 
 def keyed(page: Page, key: str) -> str:
